@@ -1,0 +1,16 @@
+/** What a CLI command may touch of the outside world, so tests can run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** True when stderr is a terminal: progress is only drawn then. */
+  isStderrTty: boolean;
+  cwd: string;
+}
+
+/** Exit codes of DESIGN §8. */
+export const EXIT_OK = 0;
+export const EXIT_UNREADABLE_LINES = 1;
+export const EXIT_USAGE = 2;
+
+/** A command: parses its own arguments, returns an exit code. */
+export type Command = (argv: string[], io: CliIo) => Promise<number>;

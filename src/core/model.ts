@@ -1,0 +1,134 @@
+/**
+ * The shapes every layer shares: records read from a file, the rollouts they hold, their steps,
+ * step scores, outcomes and PROF decisions. Pure data, JSON-plain, no behaviour.
+ */
+
+/** A problem found while reading input: always tied to a 1-based line of the file. */
+export interface Diagnostic {
+  line: number;
+  severity: 'error' | 'warning' | 'info';
+  /** Stable machine-readable code, e.g. `bad-json`, `not-object`, `step-count-mismatch`. */
+  code: string;
+  message: string;
+  /** Optional 0-based character range in the raw line. */
+  start?: number;
+  end?: number;
+}
+
+/** One line (JSONL) or one array element (JSON) of the input. */
+export interface SourceRecord {
+  /** 1-based line number in the file (for a JSON array: the line the element starts on). */
+  line: number;
+  /** The raw text of the line, without the line terminator (for JSON arrays: the element's text). */
+  raw: string;
+  /** The parsed value. */
+  value: unknown;
+}
+
+export type OutcomeKind = 'correct' | 'incorrect' | 'unknown' | 'non-binary';
+
+/** Whether the final answer is right, and how that was decided. */
+export interface Outcome {
+  kind: OutcomeKind;
+  /** `file`: a score/correct field; `graded`: extracted answer compared with the gold; `none`. */
+  source: 'file' | 'graded' | 'none';
+  /** The raw value from the file, when there was one (e.g. 1, 0, 0.5, true). */
+  value?: number | boolean | null;
+  /** The answer extracted from the response, when one was looked for. */
+  extracted?: string | null;
+}
+
+/** Where the response text sits inside the raw line, so decoded offsets can be mapped back. */
+export interface RawLocation {
+  /** 0-based offset of the first character *inside* the JSON string literal (after the quote). */
+  start: number;
+  /** Offset of the closing quote. */
+  end: number;
+}
+
+/** A rollout as adapted from a record, before steps and scores. */
+export interface Rollout {
+  /** 0-based position in the whole file (file order; used for stable tie-breaks). */
+  id: number;
+  /** 1-based line of the record. */
+  line: number;
+  /** 0-based response index within the record (0 for flat formats). */
+  index: number;
+  /** The format adapter that produced it. */
+  format: FormatId;
+  /** Group key (uid / group id / prompt [+ gold]). */
+  group: string;
+  prompt: string;
+  response: string;
+  gold: string | null;
+  /** The outcome as the file states it (kind `unknown` with source `none` when the file is silent). */
+  fileOutcome: Outcome;
+  /** Step scores given in the record, when there are any. */
+  fileStepScores: (number | null)[] | null;
+  /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
+  explicitSteps: string[] | null;
+  /** Where the response string sits in the raw line, when it is one JSON string literal there. */
+  responseRaw: RawLocation | null;
+  /** Extra labels some formats carry (PRM800K ratings, ProcessBench first error, Math-Shepherd +/-). */
+  stepLabels?: (number | null)[] | null;
+  firstErrorStep?: number | null;
+}
+
+export type FormatId =
+  | 'verl'
+  | 'generic'
+  | 'chat'
+  | 'grouped'
+  | 'prm800k'
+  | 'processbench'
+  | 'math-shepherd'
+  | 'mapped';
+
+/** A reasoning step: a span of the decoded response. */
+export interface Step {
+  index: number;
+  text: string;
+  /** [start, end) in the decoded response string. */
+  start: number;
+  end: number;
+}
+
+/** A scorer's verdict on one rollout's steps. */
+export type StepScoring =
+  | {
+      kind: 'scored';
+      /** One entry per step; `null` for a step the scorer could not score (see `notes`). */
+      scores: (number | null)[];
+      /** Per-step remark: `neutral` (nothing checkable), `unscored (context)`, a false claim, ... */
+      notes?: (string | null)[];
+      /** Which scorer produced these scores, e.g. `file`, `checker`, `onnx:qwen-prm@cpu`. */
+      scorer: string;
+    }
+  | { kind: 'unscored'; reason: string; scorer: string };
+
+export type ReasonCode =
+  | 'kept'
+  | 'kept-small-group'
+  | 'dropped-low-consistency'
+  | 'dropped-conflict'
+  | 'dropped-step-penalty'
+  | 'dropped-random'
+  | 'dropped-group-too-small'
+  | 'not-ranked-no-outcome'
+  | 'not-ranked-non-binary'
+  | 'not-ranked-no-scores';
+
+/** PROF's decision about one rollout. */
+export interface Decision {
+  id: number;
+  kept: boolean;
+  reason: ReasonCode;
+  /** Number of steps the scores cover (H). */
+  steps: number;
+  /** Aggregate of the step scores (mean / min / sum), null when not ranked. */
+  score: number | null;
+  consistency: number | null;
+  penalised: boolean;
+  /** 1-based rank inside its outcome class in the group (1 = most trusted), null when not ranked. */
+  rank: number | null;
+}
