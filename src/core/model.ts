@@ -67,8 +67,13 @@ export interface Rollout {
   fileStepScores: (number | null)[] | null;
   /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
   explicitSteps: string[] | null;
-  /** Where the response string sits in the raw line, when it is one JSON string literal there. */
-  responseRaw: RawLocation | null;
+  /**
+   * Path of the JSON string literal in the raw record that holds the response (null when the
+   * response was assembled from several values), and the decoded offset at which the response
+   * starts inside that string (non-zero when the string also holds the prompt, as in Math-Shepherd).
+   */
+  responsePath: (string | number)[] | null;
+  responseShift: number;
   /** Extra labels some formats carry (PRM800K ratings, ProcessBench first error, Math-Shepherd +/-). */
   stepLabels?: (number | null)[] | null;
   firstErrorStep?: number | null;

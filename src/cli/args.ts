@@ -1,0 +1,86 @@
+/**
+ * Command-line options shared by `report`, `filter` and `score` (DESIGN §8), parsed into settings
+ * with messages that name the option and what it expects.
+ */
+import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';
+import type { ScorerChoice } from '../scoring/chain';
+
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  positionals: string[];
+  settings: ProfSettings;
+  scorer: ScorerChoice | 'onnx' | 'http';
+  flags: Set<string>;
+  values: Map<string, string>;
+}
+
+const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
+  '--m': 'm',
+  '--remove': 'remove',
+  '--seed': 'seed',
+  '--lambda': 'lambda',
+  '--max-steps': 'maxSteps',
+  '--threshold': 'threshold',
+};
+const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency']);
+const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--no-cache', '--quiet']);
+
+/** Parse argv (after the command name). */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const partial: Record<string, unknown> = {};
+  const fields: Partial<Record<FieldRole, string>> = {};
+  const out: ParsedArgs = { positionals: [], settings: resolveSettings(), scorer: 'auto', flags: new Set(), values: new Map() };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = splitInline(argv[i]!);
+    const takeValue = (): string => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    if (name in NUMBER_OPTIONS) partial[NUMBER_OPTIONS[name]!] = toNumber(name, takeValue());
+    else if (name in CHOICE_OPTIONS) partial[CHOICE_OPTIONS[name]!] = takeValue();
+    else if (name === '--field') addField(fields, takeValue());
+    else if (VALUE_OPTIONS.has(name)) out.values.set(name === '--output' ? '-o' : name, takeValue());
+    else if (FLAG_OPTIONS.has(name)) out.flags.add(name === '-h' ? '--help' : name);
+    else if (name.startsWith('-') && name !== '-') throw new UsageError(`unknown option ${name} (see prof-lens --help)`);
+    else out.positionals.push(argv[i]!);
+  }
+  const rules = out.values.get('--false-positive-rules');
+  if (rules) partial.falsePositiveRules = rules.split(',').map((r) => r.trim());
+  out.settings = resolveSettings({ ...(partial as Partial<ProfSettings>), fields });
+  const problems = validateSettings(out.settings);
+  if (problems.length) throw new UsageError(problems.join('\n'));
+  out.scorer = parseScorer(out.values.get('--scorer'));
+  return out;
+}
+
+function splitInline(arg: string): [string, string | undefined] {
+  if (!arg.startsWith('--')) return [arg, undefined];
+  const eq = arg.indexOf('=');
+  return eq === -1 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
+}
+
+function toNumber(name: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${name} expects a number, got "${value}"`);
+  return n;
+}
+
+function addField(fields: Partial<Record<FieldRole, string>>, spec: string): void {
+  const eq = spec.indexOf('=');
+  const role = spec.slice(0, eq) as FieldRole;
+  if (eq <= 0 || !FIELD_ROLES.includes(role)) {
+    throw new UsageError(`--field expects <role>=<json.path> with role one of ${FIELD_ROLES.join(', ')}; got "${spec}"`);
+  }
+  fields[role] = spec.slice(eq + 1);
+}
+
+function parseScorer(value: string | undefined): ParsedArgs['scorer'] {
+  if (value === undefined) return 'auto';
+  const allowed = ['auto', 'file', 'checker', 'onnx', 'http'];
+  if (!allowed.includes(value)) throw new UsageError(`--scorer must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as ParsedArgs['scorer'];
+}

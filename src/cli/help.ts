@@ -1,0 +1,45 @@
+/** The text of `prof-lens --help`: enough for a newcomer to run each command. */
+export const HELP = `prof-lens: look inside RL rollout dumps with the PROF filter (arXiv 2509.03403)
+
+Usage:
+  prof-lens report <file> [--json] [options]
+      What PROF keeps and drops in each prompt's group, why, and which correct
+      answers look like false positives (reached by distrusted steps).
+  prof-lens filter <file> -o <kept.jsonl> [--decisions <decisions.jsonl>] [options]
+      Offline PROF curation: write the kept rollouts (original bytes of their lines)
+      and, optionally, one decision line per rollout.
+  prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>) [options]
+      Add step_scores from a process reward model (ONNX folder or vLLM server).
+  prof-lens grade <cases.jsonl>
+      Answer equivalence: reads {"pred","gold"} lines, writes {"equal": bool} lines.
+
+Input: JSONL (one rollout per line, or one prompt with a responses array per line)
+or a JSON array. verl dumps, generic prompt/response/answer/score files, chat
+messages, PRM800K, ProcessBench and Math-Shepherd are recognised without options.
+
+Options:
+  --m N               rollouts kept per group (default 4)
+  --remove N          rollouts removed per group instead of --m (groups with n <= N are dropped)
+  --variant both|pos  incorrect rollouts removed by highest step scores (both, default) or at random (pos)
+  --seed N            seed for --variant pos (default 0)
+  --penalty card|reference
+                      step-count penalty: card (default) H <= 1 or H >= Hλ; reference H < 2 or H > 30
+  --lambda X          penalty weight λ (default 10)
+  --max-steps N       Hλ (default 30)
+  --aggregate mean|min|sum   how step scores make one score (default mean)
+  --threshold X       a step below this is a low step (default 0.5)
+  --scorer auto|file|checker|onnx|http
+                      auto (default): scores in the file, else the embedded checker (or the model)
+  --split RULE        double-newline (default), newline, step-markers, ki, regex:<pattern>
+  --field ROLE=PATH   read a role from a JSON path, e.g. --field response=extra.text
+                      roles: prompt response responses gold outcome outcomes group stepScores steps
+  --false-positive-rules LIST   which rules mark a suspected false positive
+                      (comma-separated: prof-dropped,weak-step,bottom-half; default all)
+  --json              machine-readable report
+
+Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file error.
+
+Example:
+  prof-lens report examples/gsm-rollouts.jsonl
+  prof-lens filter examples/gsm-rollouts.jsonl -o kept.jsonl --decisions decisions.jsonl --m 4
+`;

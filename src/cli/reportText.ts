@@ -1,0 +1,98 @@
+/**
+ * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
+ * then each group, then the suspected false positives worth opening.
+ */
+import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import { groupIds } from './decisionLines';
+
+const REASON_WORDS: Record<string, string> = {
+  kept: 'kept',
+  'kept-small-group': 'kept (group not larger than m)',
+  'dropped-low-consistency': 'dropped: correct, steps least trusted',
+  'dropped-conflict': 'dropped: incorrect, steps most trusted',
+  'dropped-step-penalty': 'dropped: step-count penalty (H ≤ 1 or H ≥ Hλ)',
+  'dropped-random': 'dropped: incorrect, random (POS)',
+  'dropped-group-too-small': 'dropped: group not larger than --remove',
+  'not-ranked-no-outcome': 'not ranked: outcome unknown',
+  'not-ranked-non-binary': 'not ranked: reward not binary',
+  'not-ranked-no-scores': 'not ranked: no step scores',
+};
+
+/** Render the whole report. */
+export function renderReport(a: FileAnalysis, width = 100): string {
+  const r = a.report;
+  const s = a.settings;
+  const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+  const filter = s.remove !== null ? `remove=${s.remove}` : `m=${s.m}`;
+  const lines = [
+    `PROF report: ${a.fileName}`,
+    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate} threshold=${s.threshold}`,
+    '',
+    `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
+    `outcomes: correct ${r.outcomes.correct} · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,
+    `suspected false positives: ${r.suspectedFalsePositives} (${pct(r.falsePositiveRate)} of ranked correct) — rules fired: ${ruleCounts(r.byFalsePositiveRule)}`,
+    `step-count penalty: ${r.penalised} rollouts · AUROC of ${s.aggregate} step score vs outcome: ${r.auroc === null ? 'n/a' : r.auroc.toFixed(3)}`,
+    `scored by: ${Object.entries(r.scorers).map(([k, v]) => `${k} ${v}`).join(' · ')}`,
+    '',
+    'decisions',
+    ...Object.entries(r.byReason).map(([k, v]) => `  ${String(v).padStart(7)}  ${REASON_WORDS[k] ?? k}`),
+    '',
+    ...groupTable(a, width),
+    ...falsePositiveList(a.rollouts),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function ruleCounts(rules: Record<string, number | undefined>): string {
+  const parts = Object.entries(rules).map(([k, v]) => `${k} ${v}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+/** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
+function groupTable(a: FileAnalysis, width: number): string[] {
+  const ids = groupIds(a.rollouts);
+  const byGroup = new Map<string, AnalysedRollout[]>();
+  for (const r of a.rollouts) (byGroup.get(r.group) ?? byGroup.set(r.group, []).get(r.group)!).push(r);
+  const rows = ['groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · ? not ranked)', '  group      line     n  n+  n−  kept  strip      prompt'];
+  const limit = 40;
+  let shown = 0;
+  for (const [key, members] of byGroup) {
+    if (shown++ === limit) {
+      rows.push(`  … ${byGroup.size - limit} more groups (use --json or filter --decisions for all)`);
+      break;
+    }
+    const nPlus = members.filter((m) => m.outcome.kind === 'correct').length;
+    const nMinus = members.filter((m) => m.outcome.kind === 'incorrect').length;
+    const kept = members.filter((m) => m.decision.kept).length;
+    const strip = members.map(stripChar).join('');
+    const prompt = key.split('\u0000')[0]!.replace(/\s+/g, ' ');
+    const head = `  ${ids.get(key)!.padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
+    rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
+  }
+  return [...rows, ''];
+}
+
+function stripChar(r: AnalysedRollout): string {
+  if (r.decision.rank === null) return '?';
+  const correct = r.outcome.kind === 'correct';
+  if (r.decision.kept) return correct ? 'K' : 'k';
+  return correct ? 'D' : 'd';
+}
+
+function falsePositiveList(rollouts: readonly AnalysedRollout[]): string[] {
+  const suspected = rollouts.filter((r) => r.falsePositive.suspected);
+  if (suspected.length === 0) return ['no suspected false positives'];
+  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, suspected.length)} of ${suspected.length}`];
+  for (const r of suspected.slice(0, 20)) {
+    const weakest = r.stepScores.reduce<number | null>((m, s) => (s === null ? m : m === null ? s : Math.min(m, s)), null);
+    const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
+    const low = r.firstLowStep === null ? '' : ` · first low step ${r.firstLowStep + 1} of ${r.decision.steps}`;
+    const note = r.firstLowStep === null ? '' : noteOf(r.stepNotes[r.firstLowStep]);
+    rows.push(`  ${where.padEnd(22)} weakest ${weakest === null ? 'n/a' : weakest.toFixed(2)}${low} · ${r.falsePositive.rules.join(', ')}${note}`);
+  }
+  return rows;
+}
+
+function noteOf(note: string | null | undefined): string {
+  return note && note !== 'neutral' ? ` · ${note}` : '';
+}

@@ -1,0 +1,58 @@
+/**
+ * The analysed file as every surface sees it: each rollout with its steps, scores, outcome and
+ * PROF decision, plus the file's diagnostics and report.
+ */
+import type { Decision, Diagnostic, Outcome, Rollout, Step } from './model';
+import type { FalsePositive } from './groups';
+import type { FileReport } from './report';
+import type { ProfSettings } from './settings';
+import { decodedToRaw, locateString } from './rawJson';
+
+export interface AnalysedRollout {
+  id: number;
+  /** 1-based line of the record. */
+  line: number;
+  /** Response index within the record. */
+  index: number;
+  format: Rollout['format'];
+  group: string;
+  /** Empty when the analysis was asked not to keep texts (large files in the CLI). */
+  prompt: string;
+  response: string;
+  gold: string | null;
+  steps: Step[];
+  /** The steps as [start, end) offsets in the raw line; null when the response is not one literal there. */
+  rawSteps: { start: number; end: number }[] | null;
+  stepScores: (number | null)[];
+  stepNotes: (string | null)[];
+  /** Which scorer scored it (`file`, `checker`, `onnx …`), or why none could. */
+  scorer: string;
+  unscoredReason: string | null;
+  outcome: Outcome;
+  decision: Decision;
+  firstLowStep: number | null;
+  falsePositive: FalsePositive;
+  /** Labels the file carries per step (PRM800K ratings, ProcessBench, Math-Shepherd), if any. */
+  stepLabels: (number | null)[] | null;
+}
+
+export interface FileAnalysis {
+  fileName: string;
+  rollouts: AnalysedRollout[];
+  diagnostics: Diagnostic[];
+  report: FileReport;
+  settings: ProfSettings;
+  scorer: { kind: string; label: string; model?: string; profile?: string; provider?: string };
+}
+
+/** Map decoded step offsets to raw-line offsets for a rollout whose response is a single literal. */
+export function rawStepSpans(raw: string, rollout: Pick<Rollout, 'responsePath' | 'responseShift'>, steps: readonly Step[]): { start: number; end: number }[] | null {
+  if (!rollout.responsePath) return null;
+  const location = locateString(raw, rollout.responsePath);
+  if (!location) return null;
+  const shift = rollout.responseShift;
+  const offsets: number[] = [];
+  for (const s of steps) offsets.push(s.start + shift, s.end + shift);
+  const mapped = decodedToRaw(raw, location, offsets);
+  return steps.map((_, i) => ({ start: mapped[2 * i] as number, end: mapped[2 * i + 1] as number }));
+}

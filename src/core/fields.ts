@@ -1,0 +1,88 @@
+/**
+ * Reading typed values out of records: dotted paths for the user's field mapping, and the
+ * tolerant reading of outcomes and step scores that real dumps need (numbers as strings,
+ * `1.0`/`0.0`, `true`/`false`, `-1` for wrong in the reference code).
+ */
+import type { Outcome } from './model';
+
+export type Json = Record<string, unknown>;
+
+/** Parse `a.b[2].c` or `a.b.2.c` into a path. */
+export function parsePath(path: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  for (const piece of path.split('.')) {
+    const re = /([^[\]]+)|\[(\d+)\]/g;
+    for (const m of piece.matchAll(re)) {
+      if (m[2] !== undefined) parts.push(Number(m[2]));
+      else if (m[1] !== undefined) parts.push(/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]);
+    }
+  }
+  return parts;
+}
+
+/** The value at `path`, or undefined. */
+export function getPath(value: unknown, path: readonly (string | number)[]): unknown {
+  let v: unknown = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return v;
+}
+
+/** The first of `keys` that the record has (with a non-null value). */
+export function firstKey(record: Json, keys: readonly string[]): string | undefined {
+  for (const k of keys) if (record[k] !== undefined && record[k] !== null) return k;
+  return undefined;
+}
+
+/** A value as text: strings as they are, numbers printed, anything else null. */
+export function asText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    return value.length === 1 ? String(value[0]) : null;
+  }
+  return null;
+}
+
+/** A number, also from a numeric string; null otherwise. */
+export function asNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return null;
+}
+
+/** An array of step scores (numbers, numeric strings, null); null when it is not one. */
+export function asScores(value: unknown): (number | null)[] | null {
+  if (!Array.isArray(value)) return null;
+  const out: (number | null)[] = [];
+  for (const v of value) {
+    if (v === null) out.push(null);
+    else {
+      const n = asNumber(v);
+      if (n === null) return null;
+      out.push(n);
+    }
+  }
+  return out;
+}
+
+const TRUE_WORDS = new Set(['true', 'correct', 'yes', 'right']);
+const FALSE_WORDS = new Set(['false', 'incorrect', 'no', 'wrong']);
+
+/** The outcome a file value states: 1/true correct, 0/-1/false incorrect, other numbers non-binary. */
+export function outcomeFromValue(value: unknown): Outcome {
+  if (value === undefined || value === null) return { kind: 'unknown', source: 'none' };
+  if (typeof value === 'boolean') return { kind: value ? 'correct' : 'incorrect', source: 'file', value };
+  if (typeof value === 'string') {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return { kind: 'correct', source: 'file', value: true };
+    if (FALSE_WORDS.has(word)) return { kind: 'incorrect', source: 'file', value: false };
+  }
+  const n = asNumber(value);
+  if (n === null) return { kind: 'unknown', source: 'none' };
+  if (n === 1) return { kind: 'correct', source: 'file', value: n };
+  if (n === 0 || n === -1) return { kind: 'incorrect', source: 'file', value: n };
+  return { kind: 'non-binary', source: 'file', value: n };
+}

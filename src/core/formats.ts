@@ -1,0 +1,220 @@
+/**
+ * Format detection and adaptation (DESIGN §5): each record becomes one rollout (flat formats) or
+ * several (grouped lines, keyed solutions). Detection is per record and needs no configuration;
+ * a field mapping overrides it.
+ */
+import type { Diagnostic, FormatId, Outcome, Rollout, SourceRecord } from './model';
+import type { FieldRole } from './settings';
+import { asScores, asText, firstKey, getPath, outcomeFromValue, parsePath, type Json } from './fields';
+import { adaptLabelled } from './formatsLabelled';
+
+/** A rollout before it has its file-wide id and line. */
+export type RolloutDraft = Omit<Rollout, 'id' | 'line'>;
+
+export const PROMPT_KEYS = ['prompt', 'question', 'problem', 'input', 'query', 'instruction'] as const;
+export const RESPONSE_KEYS = ['response', 'completion', 'output', 'generation', 'answer_text', 'solution'] as const;
+export const RESPONSES_KEYS = ['responses', 'code', 'outputs', 'completions', 'generations'] as const;
+export const GOLD_KEYS = ['answer', 'gt', 'gts', 'ground_truth', 'gold', 'reference', 'target', 'final_answer'] as const;
+export const OUTCOME_KEYS = ['correct', 'is_correct', 'acc', 'score', 'reward', 'label'] as const;
+export const OUTCOMES_KEYS = ['score', 'scores', 'correct', 'is_correct', 'acc', 'rewards'] as const;
+export const GROUP_KEYS = ['uid', 'group', 'group_id', 'prompt_id', 'problem_id'] as const;
+export const STEP_SCORE_KEYS = ['step_scores', 'prm_scores', 'step_rewards', 'values'] as const;
+
+export interface AdaptResult {
+  drafts: RolloutDraft[];
+  diagnostics: Diagnostic[];
+}
+
+/** Adapt one record. `fields` is the user's field mapping (role → dotted path). */
+export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRole, string>> = {}): AdaptResult {
+  const value = record.value as Json;
+  if (Object.keys(fields).length > 0) return adaptMapped(record, fields);
+  const labelled = adaptLabelled(record);
+  if (labelled) return labelled;
+  if (Array.isArray(value.messages)) return single(adaptChat(value));
+  const responsesKey = firstKey(value, RESPONSES_KEYS);
+  if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, responsesKey);
+  const flat = adaptFlat(value);
+  if (flat) return single(flat);
+  return {
+    drafts: [],
+    diagnostics: [
+      {
+        line: record.line,
+        severity: 'error',
+        code: 'unknown-format',
+        message: `line ${record.line}: no response found: expected one of ${[...RESPONSE_KEYS, ...RESPONSES_KEYS, 'messages'].join(', ')} (or map one with --field response=<path>); keys present: ${Object.keys(value).slice(0, 12).join(', ')}`,
+      },
+    ],
+  };
+}
+
+function single(draft: RolloutDraft): AdaptResult {
+  return { drafts: [draft], diagnostics: [] };
+}
+
+/** Group key: uid/group id when present, else prompt + gold. */
+export function groupKey(record: Json, prompt: string, gold: string | null): string {
+  const key = firstKey(record, GROUP_KEYS);
+  const id = key ? asText(record[key]) : null;
+  return id !== null ? `${key}=${id}` : `${prompt}\u0000${gold ?? ''}`;
+}
+
+function goldOf(record: Json): string | null {
+  const key = firstKey(record, GOLD_KEYS);
+  return key ? asText(record[key]) : null;
+}
+
+function outcomeOf(record: Json, keys: readonly string[] = OUTCOME_KEYS): Outcome {
+  const key = firstKey(record, keys);
+  return key ? outcomeFromValue(record[key]) : { kind: 'unknown', source: 'none' };
+}
+
+function fileScores(record: Json): (number | null)[] | null {
+  const key = firstKey(record, STEP_SCORE_KEYS);
+  return key ? asScores(record[key]) : null;
+}
+
+/** verl dumps (`input`/`output`/`gts`/`score`) and generic flat rollouts. */
+function adaptFlat(record: Json): RolloutDraft | null {
+  const responseKey = RESPONSE_KEYS.find((k) => typeof record[k] === 'string');
+  if (!responseKey) return null;
+  const promptKey = PROMPT_KEYS.find((k) => typeof record[k] === 'string');
+  const prompt = promptKey ? (record[promptKey] as string) : '';
+  const gold = goldOf(record);
+  const isVerl = promptKey === 'input' && responseKey === 'output';
+  return {
+    index: 0,
+    format: isVerl ? 'verl' : 'generic',
+    group: groupKey(record, prompt, gold),
+    prompt,
+    response: record[responseKey] as string,
+    gold,
+    fileOutcome: outcomeOf(record),
+    fileStepScores: fileScores(record),
+    explicitSteps: Array.isArray(record.steps) && record.steps.every((s) => typeof s === 'string') ? (record.steps as string[]) : null,
+    responsePath: [responseKey],
+    responseShift: 0,
+  };
+}
+
+/** Chat `messages`: the user turns are the prompt, the last assistant turn is the response. */
+function adaptChat(record: Json): RolloutDraft {
+  const messages = record.messages as unknown[];
+  let lastAssistant = -1;
+  const userParts: string[] = [];
+  messages.forEach((m, i) => {
+    const msg = m as Json;
+    if (msg?.role === 'assistant') lastAssistant = i;
+    else if ((msg?.role === 'user' || msg?.role === 'system') && typeof msg.content === 'string') userParts.push(msg.content);
+  });
+  const content = lastAssistant >= 0 ? (messages[lastAssistant] as Json).content : undefined;
+  const prompt = userParts.join('\n\n');
+  const gold = goldOf(record);
+  return {
+    index: 0,
+    format: 'chat',
+    group: groupKey(record, prompt, gold),
+    prompt,
+    response: typeof content === 'string' ? content : '',
+    gold,
+    fileOutcome: outcomeOf(record),
+    fileStepScores: fileScores(record),
+    explicitSteps: null,
+    responsePath: typeof content === 'string' ? ['messages', lastAssistant, 'content'] : null,
+    responseShift: 0,
+  };
+}
+
+/** One prompt per line with parallel arrays: responses[i], score[i], step_scores[i]. */
+function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
+  const value = record.value as Json;
+  const responses = value[responsesKey] as unknown[];
+  const promptKey = PROMPT_KEYS.find((k) => typeof value[k] === 'string');
+  const prompt = promptKey ? (value[promptKey] as string) : '';
+  const gold = goldOf(value);
+  const outcomesKey = OUTCOMES_KEYS.find((k) => Array.isArray(value[k]));
+  const outcomes = outcomesKey ? (value[outcomesKey] as unknown[]) : null;
+  const scoresKey = firstKey(value, STEP_SCORE_KEYS);
+  const scores = scoresKey && Array.isArray(value[scoresKey]) ? (value[scoresKey] as unknown[]) : null;
+  const diagnostics: Diagnostic[] = [];
+  if (outcomes && outcomes.length !== responses.length) {
+    diagnostics.push(mismatch(record.line, `${outcomesKey} has ${outcomes.length} entries but ${responsesKey} has ${responses.length}`));
+  }
+  const group = groupKey(value, prompt, gold);
+  const drafts = responses.map((r, i): RolloutDraft => ({
+    index: i,
+    format: 'grouped',
+    group,
+    prompt,
+    response: typeof r === 'string' ? r : '',
+    gold,
+    fileOutcome: outcomes ? outcomeFromValue(outcomes[i]) : { kind: 'unknown', source: 'none' },
+    fileStepScores: scores ? asScores(scores[i]) : null,
+    explicitSteps: null,
+    responsePath: typeof r === 'string' ? [responsesKey, i] : null,
+    responseShift: 0,
+  }));
+  return { drafts, diagnostics };
+}
+
+function mismatch(line: number, what: string): Diagnostic {
+  return { line, severity: 'warning', code: 'array-length-mismatch', message: `line ${line}: ${what}` };
+}
+
+/** The user's field mapping: each role read from its path; unmapped roles fall back to detection. */
+function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>): AdaptResult {
+  const value = record.value as Json;
+  const get = (role: FieldRole): unknown => (fields[role] ? getPath(value, parsePath(fields[role]!)) : undefined);
+  const detected = adaptRecord(record, {});
+  if (fields.responses) return mappedGrouped(record, fields, get, detected);
+  const base = detected.drafts[0];
+  const response = get('response');
+  const responseText = typeof response === 'string' ? response : base?.response;
+  if (responseText === undefined) return detected;
+  const prompt = asText(get('prompt')) ?? base?.prompt ?? '';
+  const gold = fields.gold ? asText(get('gold')) : (base?.gold ?? null);
+  const draft: RolloutDraft = {
+    index: 0,
+    format: 'mapped' as FormatId,
+    group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold),
+    prompt,
+    response: responseText,
+    gold,
+    fileOutcome: fields.outcome ? outcomeFromValue(get('outcome')) : (base?.fileOutcome ?? { kind: 'unknown', source: 'none' }),
+    fileStepScores: fields.stepScores ? asScores(get('stepScores')) : (base?.fileStepScores ?? null),
+    explicitSteps: fields.steps ? stringArray(get('steps')) : (base?.explicitSteps ?? null),
+    responsePath: fields.response ? parsePath(fields.response) : (base?.responsePath ?? null),
+    responseShift: 0,
+  };
+  return { drafts: [draft], diagnostics: [] };
+}
+
+function mappedGrouped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>, get: (r: FieldRole) => unknown, detected: AdaptResult): AdaptResult {
+  const responses = get('responses');
+  if (!Array.isArray(responses)) return detected;
+  const value = record.value as Json;
+  const prompt = asText(get('prompt')) ?? detected.drafts[0]?.prompt ?? '';
+  const gold = fields.gold ? asText(get('gold')) : (detected.drafts[0]?.gold ?? null);
+  const outcomes = get('outcomes');
+  const scores = get('stepScores');
+  const group = fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold);
+  const drafts = responses.map((r, i): RolloutDraft => ({
+    index: i,
+    format: 'mapped',
+    group,
+    prompt,
+    response: typeof r === 'string' ? r : '',
+    gold,
+    fileOutcome: Array.isArray(outcomes) ? outcomeFromValue(outcomes[i]) : (detected.drafts[i]?.fileOutcome ?? { kind: 'unknown', source: 'none' }),
+    fileStepScores: Array.isArray(scores) ? asScores(scores[i]) : (detected.drafts[i]?.fileStepScores ?? null),
+    explicitSteps: null,
+    responsePath: typeof r === 'string' ? [...parsePath(fields.responses!), i] : null,
+    responseShift: 0,
+  }));
+  return { drafts, diagnostics: [] };
+}
+
+function stringArray(v: unknown): string[] | null {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : null;
+}

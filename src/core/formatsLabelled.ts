@@ -1,0 +1,164 @@
+/**
+ * Formats that carry human or automatic step labels: PRM800K, ProcessBench, Math-Shepherd, and
+ * keyed model solutions (OpenAI's GSM8K example solutions: several solvers per problem).
+ */
+import type { SourceRecord } from './model';
+import type { AdaptResult, RolloutDraft } from './formats';
+import { asNumber, asText, type Json } from './fields';
+import { KI_TAG } from './steps';
+
+/** Try each labelled format; null when the record is none of them. */
+export function adaptLabelled(record: SourceRecord): AdaptResult | null {
+  const v = record.value as Json;
+  if (isObject(v.question) && isObject(v.label) && Array.isArray((v.label as Json).steps)) return ok(adaptPrm800k(v));
+  if (typeof v.problem === 'string' && Array.isArray(v.steps) && v.label !== undefined && 'final_answer_correct' in v) return ok(adaptProcessBench(v));
+  if (typeof v.input === 'string' && typeof v.label === 'string' && v.input.includes(KI_TAG)) return ok(adaptMathShepherd(v));
+  const solvers = Object.keys(v).filter((k) => isObject(v[k]) && typeof (v[k] as Json).solution === 'string' && 'is_correct' in (v[k] as Json));
+  if (solvers.length > 0 && typeof v.question === 'string') return { drafts: adaptKeyedSolutions(v, solvers), diagnostics: [] };
+  return null;
+}
+
+function ok(draft: RolloutDraft): AdaptResult {
+  return { drafts: [draft], diagnostics: [] };
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * PRM800K: the followed trajectory is completions[chosen_completion], else the human completion,
+ * else — a rated step with no choice, which is where a phase-2 labeller found the first error —
+ * that single completion, and the trajectory stops there.
+ */
+function adaptPrm800k(v: Json): RolloutDraft {
+  const q = v.question as Json;
+  const steps: string[] = [];
+  const labels: (number | null)[] = [];
+  for (const step of (v.label as Json).steps as Json[]) {
+    const taken = followedCompletion(step);
+    if (!taken) break;
+    steps.push(taken.text);
+    labels.push(taken.rating);
+    if (taken.isLast) break;
+  }
+  const prompt = typeof q.problem === 'string' ? q.problem : '';
+  const gold = asText(q.ground_truth_answer);
+  const firstError = labels.findIndex((r) => r === -1);
+  return {
+    index: 0,
+    format: 'prm800k',
+    group: `${prompt}\u0000${gold ?? ''}`,
+    prompt,
+    response: steps.join('\n\n'),
+    gold,
+    fileOutcome: { kind: 'unknown', source: 'none' },
+    fileStepScores: null,
+    explicitSteps: steps,
+    responsePath: null,
+    responseShift: 0,
+    stepLabels: labels,
+    firstErrorStep: firstError,
+  };
+}
+
+function followedCompletion(step: Json): { text: string; rating: number | null; isLast: boolean } | null {
+  const completions = Array.isArray(step.completions) ? (step.completions as Json[]) : [];
+  const chosen = asNumber(step.chosen_completion);
+  const pick = chosen !== null ? completions[chosen] : undefined;
+  if (pick && typeof pick.text === 'string') return { text: pick.text, rating: asNumber(pick.rating), isLast: false };
+  const human = step.human_completion;
+  if (isObject(human) && typeof human.text === 'string') return { text: human.text, rating: null, isLast: false };
+  const only = completions.length === 1 ? completions[0] : undefined;
+  if (only && typeof only.text === 'string') return { text: only.text, rating: asNumber(only.rating), isLast: true };
+  return null;
+}
+
+/** ProcessBench: `steps`, `label` = index of the first wrong step or −1, `final_answer_correct`. */
+function adaptProcessBench(v: Json): RolloutDraft {
+  const steps = (v.steps as unknown[]).map((s) => (typeof s === 'string' ? s : String(s)));
+  const label = asNumber(v.label);
+  const correct = v.final_answer_correct;
+  const prompt = v.problem as string;
+  return {
+    index: 0,
+    format: 'processbench',
+    group: typeof v.id === 'string' ? `id=${v.id}` : `${prompt}\u0000`,
+    prompt,
+    response: steps.join('\n\n'),
+    gold: null,
+    fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
+    fileStepScores: null,
+    explicitSteps: steps,
+    responsePath: null,
+    responseShift: 0,
+    stepLabels: steps.map((_, i) => (label === null || label < 0 || i < label ? 1 : i === label ? -1 : null)),
+    firstErrorStep: label === null ? null : label,
+  };
+}
+
+/**
+ * Math-Shepherd: `input` is question + steps each ended by ` ки`; `label` is the same text with
+ * `+` or `-` in place of each tag. The question ends where "Step 1:" begins.
+ */
+function adaptMathShepherd(v: Json): RolloutDraft {
+  const input = v.input as string;
+  const stepStart = input.search(/Step\s*1\s*:/);
+  const shift = stepStart > 0 ? stepStart : 0;
+  const prompt = input.slice(0, shift).trim();
+  const labels = shepherdLabels(v.label as string);
+  const firstError = labels.findIndex((l) => l === -1);
+  const last = labels[labels.length - 1];
+  return {
+    index: 0,
+    format: 'math-shepherd',
+    group: `${prompt}\u0000`,
+    prompt,
+    response: input.slice(shift),
+    gold: null,
+    fileOutcome: last === undefined ? { kind: 'unknown', source: 'none' } : { kind: last === 1 ? 'correct' : 'incorrect', source: 'file', value: last },
+    fileStepScores: null,
+    explicitSteps: null,
+    responsePath: ['input'],
+    responseShift: shift,
+    stepLabels: labels,
+    firstErrorStep: firstError,
+  };
+}
+
+/** The +/- marks where the input had step tags: a mark ends each step, before a newline or the end. */
+function shepherdLabels(label: string): number[] {
+  return [...label.matchAll(/ ([+-])(?=\n|$)/g)].map((m) => (m[1] === '+' ? 1 : -1));
+}
+
+/** `{question, ground_truth, <solver>: {is_correct, solution}, ...}`: one rollout per solver. */
+function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
+  const prompt = v.question as string;
+  const goldText = asText(v.ground_truth) ?? asText(v.answer);
+  const gold = goldText === null ? null : finalLineAnswer(goldText);
+  return solvers.map((key, index) => {
+    const s = v[key] as Json;
+    const solution = s.solution as string;
+    const correct = s.is_correct;
+    return {
+      index,
+      format: 'grouped',
+      group: `${prompt}\u0000${gold ?? ''}`,
+      prompt,
+      response: solution,
+      gold,
+      fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
+      fileStepScores: null,
+      // These solutions put one step per line.
+      explicitSteps: solution.split('\n').map((l) => l.trim()).filter((l) => l.length > 0),
+      responsePath: [key, 'solution'],
+      responseShift: 0,
+    };
+  });
+}
+
+/** GSM8K reference solutions end with `A: 18` or `#### 18`: the gold is that final answer. */
+function finalLineAnswer(text: string): string {
+  const m = /(?:^|\n)\s*(?:A:|####)\s*([^\n]+)\s*$/.exec(text);
+  return m ? m[1]!.trim() : text.trim();
+}

@@ -1,0 +1,142 @@
+/**
+ * The PROF group filter, exactly as DESIGN §3 states it: consistency scores, the step-count
+ * penalty, the balanced split between correct and incorrect rollouts (round half to even), stable
+ * tie-breaks in file order, and a reason code on every rollout.
+ */
+import type { Decision, ReasonCode } from './model';
+import type { Aggregate, PenaltyRule, ProfSettings } from './settings';
+import { seededSample } from './random';
+
+/** What the filter needs to know about one rollout. */
+export interface RankInput {
+  /** File-order id; ties are broken by it (earlier removed first). */
+  id: number;
+  /** true / false, or null when the outcome is unknown; `nonBinary` marks a non-binary reward. */
+  correct: boolean | null;
+  nonBinary?: boolean;
+  /** Step scores; null when no scorer could score the rollout. Null entries are unscored steps. */
+  scores: readonly (number | null)[] | null;
+}
+
+type FilterSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
+
+/** Aggregate step scores; unscored (null) steps are left out; no numbers → 0. */
+export function aggregateScores(scores: readonly (number | null)[], how: Aggregate): number {
+  let sum = 0;
+  let min = Infinity;
+  let count = 0;
+  for (const s of scores) {
+    if (s === null || !Number.isFinite(s)) continue;
+    sum += s;
+    if (s < min) min = s;
+    count++;
+  }
+  if (count === 0) return 0;
+  if (how === 'sum') return sum;
+  if (how === 'min') return min;
+  return sum / count;
+}
+
+/** Whether H steps draw the step-count penalty under `rule`. */
+export function isPenalised(steps: number, rule: PenaltyRule, maxSteps: number): boolean {
+  return rule === 'reference' ? steps < 2 || steps > 30 : steps <= 1 || steps >= maxSteps;
+}
+
+/** consistency = sign · agg − λ · penalised(H). */
+export function consistencyOf(correct: boolean, scores: readonly (number | null)[], s: FilterSettings): { score: number; consistency: number; penalised: boolean } {
+  const score = aggregateScores(scores, s.aggregate);
+  const penalised = isPenalised(scores.length, s.penalty, s.maxSteps);
+  return { score, consistency: (correct ? score : -score) - (penalised ? s.lambda : 0), penalised };
+}
+
+/** Python's round(): halves go to the even neighbour. */
+export function roundHalfEven(x: number): number {
+  const floor = Math.floor(x);
+  const diff = x - floor;
+  if (diff > 0.5) return floor + 1;
+  if (diff < 0.5) return floor;
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+interface Ranked {
+  id: number;
+  correct: boolean;
+  steps: number;
+  score: number;
+  consistency: number;
+  penalised: boolean;
+}
+
+/**
+ * Decide one group. Returns one decision per input, in input order. `groupKey` seeds the POS
+ * variant's random draw so that a group's decision does not depend on the other groups.
+ */
+export function decideGroup(members: readonly RankInput[], settings: FilterSettings, groupKey = ''): Decision[] {
+  const decisions = new Map<number, Decision>();
+  const ranked: Ranked[] = [];
+  for (const m of members) {
+    const notRanked = notRankedReason(m);
+    if (notRanked) decisions.set(m.id, unranked(m, notRanked));
+    else ranked.push({ id: m.id, correct: m.correct as boolean, steps: (m.scores as unknown[]).length, ...consistencyOf(m.correct as boolean, m.scores!, settings) });
+  }
+  const correct = sortByConsistency(ranked.filter((r) => r.correct));
+  const incorrect = sortByConsistency(ranked.filter((r) => !r.correct));
+  const removed = chooseRemoved(correct, incorrect, settings, groupKey);
+  const removeCount = removalCount(ranked.length, settings);
+  for (const list of [correct, incorrect]) {
+    list.forEach((r, i) => decisions.set(r.id, decisionFor(r, i + 1, removed.get(r.id), removeCount)));
+  }
+  return members.map((m) => decisions.get(m.id) as Decision);
+}
+
+function notRankedReason(m: RankInput): ReasonCode | null {
+  if (m.nonBinary) return 'not-ranked-non-binary';
+  if (m.correct === null) return 'not-ranked-no-outcome';
+  if (m.scores === null) return 'not-ranked-no-scores';
+  return null;
+}
+
+function unranked(m: RankInput, reason: ReasonCode): Decision {
+  return { id: m.id, kept: false, reason, steps: m.scores?.length ?? 0, score: null, consistency: null, penalised: false, rank: null };
+}
+
+/** Most trusted first; see the comment inside for ties. */
+function sortByConsistency(list: Ranked[]): Ranked[] {
+  // Highest consistency first. Among equals the LATER rollout sorts first, so that the removal
+  // from the tail (lowest first) takes the earlier rollout first, as a stable ascending sort does.
+  return list.sort((a, b) => b.consistency - a.consistency || b.id - a.id);
+}
+
+/** R: how many rollouts to remove from the ranked part of the group. */
+function removalCount(n: number, s: FilterSettings): number {
+  return s.remove !== null ? s.remove : n - s.m;
+}
+
+/** Map of removed id → why (the removal reason before penalty refinement). */
+function chooseRemoved(correct: Ranked[], incorrect: Ranked[], s: FilterSettings, groupKey: string): Map<number, ReasonCode> {
+  const removed = new Map<number, ReasonCode>();
+  const n = correct.length + incorrect.length;
+  const R = removalCount(n, s);
+  if (R <= 0) return removed;
+  if (s.remove !== null && n <= R) {
+    for (const r of [...correct, ...incorrect]) removed.set(r.id, 'dropped-group-too-small');
+    return removed;
+  }
+  const rPlusRaw = Math.min(R, roundHalfEven((correct.length - incorrect.length + R) / 2));
+  const rPlus = Math.max(0, Math.min(rPlusRaw, correct.length));
+  const rMinus = Math.min(R - rPlus, incorrect.length);
+  for (const r of correct.slice(correct.length - rPlus)) removed.set(r.id, 'dropped-low-consistency');
+  if (s.variant === 'pos') {
+    for (const r of seededSample(incorrect, rMinus, `${s.seed}\u0000${groupKey}`)) removed.set(r.id, 'dropped-random');
+  } else {
+    for (const r of incorrect.slice(incorrect.length - rMinus)) removed.set(r.id, 'dropped-conflict');
+  }
+  return removed;
+}
+
+function decisionFor(r: Ranked, rank: number, removedAs: ReasonCode | undefined, R: number): Decision {
+  const base = { id: r.id, steps: r.steps, score: r.score, consistency: r.consistency, penalised: r.penalised, rank };
+  if (!removedAs) return { ...base, kept: true, reason: R <= 0 ? 'kept-small-group' : 'kept' };
+  const penaltyApplies = r.penalised && removedAs !== 'dropped-random' && removedAs !== 'dropped-group-too-small';
+  return { ...base, kept: false, reason: penaltyApplies ? 'dropped-step-penalty' : removedAs };
+}

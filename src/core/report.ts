@@ -1,0 +1,107 @@
+/**
+ * The file-level picture: what PROF keeps and why, how often correct answers look flawed, and
+ * whether the process scores separate correct from incorrect answers at all.
+ */
+import type { Decision, OutcomeKind, ReasonCode } from './model';
+import type { FalsePositive } from './groups';
+import type { FalsePositiveRule } from './settings';
+import { auroc, calibration, type CalibrationBin } from './statistics';
+
+/** What the report needs from one analysed rollout. */
+export interface ReportEntry {
+  group: string;
+  outcome: OutcomeKind;
+  decision: Decision;
+  falsePositive: FalsePositive;
+  scorer: string;
+}
+
+export interface FileReport {
+  rollouts: number;
+  groups: number;
+  kept: number;
+  /** Rollouts not kept, including those that could not be ranked. */
+  dropped: number;
+  notRanked: number;
+  unreadableLines: number;
+  outcomes: Record<OutcomeKind, number>;
+  byReason: Partial<Record<ReasonCode, number>>;
+  suspectedFalsePositives: number;
+  /** Suspected false positives among ranked correct rollouts. */
+  falsePositiveRate: number | null;
+  byFalsePositiveRule: Partial<Record<FalsePositiveRule, number>>;
+  penalised: number;
+  /** Step-count histogram of ranked rollouts: H → count. */
+  stepCounts: Record<string, number>;
+  /** Groups by number of correct rollouts: n+ → groups. */
+  correctPerGroup: Record<string, number>;
+  /** AUROC of the aggregate step score against the outcome (0.5 = no separation). */
+  auroc: number | null;
+  calibration: CalibrationBin[];
+  /** Rollouts per scorer label. */
+  scorers: Record<string, number>;
+}
+
+/** Build the report from analysed rollouts and the count of unreadable lines. */
+export function buildReport(entries: readonly ReportEntry[], unreadableLines: number): FileReport {
+  const report = emptyReport(unreadableLines);
+  const groups = new Map<string, number>();
+  const scored: { score: number; correct: boolean }[] = [];
+  for (const e of entries) {
+    count(report, e);
+    const d = e.decision;
+    const isCorrect = e.outcome === 'correct';
+    groups.set(e.group, (groups.get(e.group) ?? 0) + (isCorrect && d.rank !== null ? 1 : 0));
+    if (d.rank !== null && d.score !== null) {
+      scored.push({ score: d.score, correct: isCorrect });
+      bump(report.stepCounts, String(d.steps));
+    }
+  }
+  report.groups = groups.size;
+  for (const nPlus of groups.values()) bump(report.correctPerGroup, String(nPlus));
+  const rankedCorrect = scored.filter((s) => s.correct).length;
+  report.falsePositiveRate = rankedCorrect ? report.suspectedFalsePositives / rankedCorrect : null;
+  report.auroc = auroc(scored.map((s) => s.score), scored.map((s) => s.correct));
+  report.calibration = calibration(scored.map((s) => s.score), scored.map((s) => s.correct), 10);
+  return report;
+}
+
+function count(report: FileReport, e: ReportEntry): void {
+  report.rollouts++;
+  report.outcomes[e.outcome]++;
+  const d = e.decision;
+  if (d.kept) report.kept++;
+  else report.dropped++;
+  if (d.rank === null) report.notRanked++;
+  bump(report.byReason, d.reason);
+  if (d.penalised) report.penalised++;
+  if (e.falsePositive.suspected) report.suspectedFalsePositives++;
+  for (const rule of e.falsePositive.rules) bump(report.byFalsePositiveRule, rule);
+  bump(report.scorers, e.scorer);
+}
+
+function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+function emptyReport(unreadableLines: number): FileReport {
+  return {
+    rollouts: 0,
+    groups: 0,
+    kept: 0,
+    dropped: 0,
+    notRanked: 0,
+    unreadableLines,
+    outcomes: { correct: 0, incorrect: 0, unknown: 0, 'non-binary': 0 },
+    byReason: {},
+    suspectedFalsePositives: 0,
+    falsePositiveRate: null,
+    byFalsePositiveRule: {},
+    penalised: 0,
+    stepCounts: {},
+    correctPerGroup: {},
+    auroc: null,
+    calibration: [],
+    scorers: {},
+  };
+}

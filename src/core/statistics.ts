@@ -1,0 +1,58 @@
+/**
+ * The two statistics the report needs: AUROC (does the step score separate correct from
+ * incorrect rollouts?) and calibration bins (when the PRM says 0.8, how often is the answer right?).
+ */
+
+/**
+ * Area under the ROC curve of `scores` as a predictor of `labels` (Mann–Whitney U with average
+ * ranks for ties). Null when either class is empty.
+ */
+export function auroc(scores: readonly number[], labels: readonly boolean[]): number | null {
+  const n = scores.length;
+  let positives = 0;
+  for (const l of labels) if (l) positives++;
+  const negatives = n - positives;
+  if (positives === 0 || negatives === 0) return null;
+  const order = scores.map((_, i) => i).sort((a, b) => (scores[a] as number) - (scores[b] as number));
+  let rankSumPositive = 0;
+  let i = 0;
+  while (i < n) {
+    let j = i;
+    while (j + 1 < n && scores[order[j + 1] as number] === scores[order[i] as number]) j++;
+    const averageRank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) if (labels[order[k] as number]) rankSumPositive += averageRank;
+    i = j + 1;
+  }
+  return (rankSumPositive - (positives * (positives + 1)) / 2) / (positives * negatives);
+}
+
+export interface CalibrationBin {
+  /** Bin bounds [low, high) (the last bin includes 1). */
+  low: number;
+  high: number;
+  count: number;
+  /** Mean score of the rollouts in the bin. */
+  meanScore: number | null;
+  /** Fraction of them that are correct. */
+  fractionCorrect: number | null;
+}
+
+/** Equal-width bins over [0, 1]; scores outside are clamped into the end bins. */
+export function calibration(scores: readonly number[], labels: readonly boolean[], bins: number): CalibrationBin[] {
+  const sums = new Array<number>(bins).fill(0);
+  const counts = new Array<number>(bins).fill(0);
+  const correct = new Array<number>(bins).fill(0);
+  scores.forEach((s, i) => {
+    const b = Math.min(bins - 1, Math.max(0, Math.floor(s * bins)));
+    sums[b]! += s;
+    counts[b]!++;
+    if (labels[i]) correct[b]!++;
+  });
+  return counts.map((c, b) => ({
+    low: b / bins,
+    high: (b + 1) / bins,
+    count: c,
+    meanScore: c ? (sums[b] as number) / c : null,
+    fractionCorrect: c ? (correct[b] as number) / c : null,
+  }));
+}

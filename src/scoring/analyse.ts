@@ -1,0 +1,139 @@
+/**
+ * The whole analysis: records → rollouts → steps → step scores (scorer chain) → outcomes (file,
+ * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
+ * streams in, so a large dump never needs to be held as text.
+ */
+import type { Diagnostic, SourceRecord, StepScoring } from '../core/model';
+import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
+import { prepareRecord, type PreparedRollout } from '../core/prepare';
+import { decideAll } from '../core/groups';
+import { buildReport } from '../core/report';
+import { readText } from '../core/reader';
+import type { Scorer, ScorerInfo } from './scorer';
+import { createScorerChain, type ScorerChoice } from './chain';
+import { OutcomeResolver } from './outcomes';
+
+export interface AnalyseOptions {
+  fileName: string;
+  settings?: Partial<ProfSettings>;
+  /** `auto` (default): the file's scores where present, else the embedded checker. */
+  scorer?: ScorerChoice;
+  /** A model scorer to use instead of the checker (the chain still prefers file scores under `auto`). */
+  modelScorer?: Scorer;
+  /** Keep prompt/response/step texts (default true). Reports on large files turn this off. */
+  keepText?: boolean;
+  /** Compute raw-line offsets of steps (default true). */
+  rawOffsets?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Analyse a whole text (an open document). */
+export async function analyseText(text: string, options: AnalyseOptions): Promise<FileAnalysis> {
+  const analyzer = new Analyzer(options);
+  const read = readText(text, options.fileName);
+  analyzer.addDiagnostics(read.diagnostics);
+  const batch = 2000;
+  for (let i = 0; i < read.records.length; i += batch) {
+    await analyzer.addRecords(read.records.slice(i, i + batch));
+    options.onProgress?.(Math.min(i + batch, read.records.length), read.records.length);
+  }
+  return analyzer.finish();
+}
+
+/** Incremental analysis: feed records in batches, then `finish()`. */
+export class Analyzer {
+  readonly settings: ProfSettings;
+  private readonly rollouts: AnalysedRollout[] = [];
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly chain: ReturnType<typeof createScorerChain>;
+  private readonly outcomes = new OutcomeResolver();
+  private readonly keepText: boolean;
+  private readonly rawOffsets: boolean;
+  private unreadable = 0;
+
+  constructor(private readonly options: AnalyseOptions) {
+    this.settings = resolveSettings(options.settings);
+    const problems = validateSettings(this.settings);
+    if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
+    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer);
+    this.keepText = options.keepText ?? true;
+    this.rawOffsets = options.rawOffsets ?? true;
+  }
+
+  /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
+  addDiagnostics(diagnostics: readonly Diagnostic[]): void {
+    for (const d of diagnostics) {
+      this.diagnostics.push(d);
+      if (d.severity === 'error') this.unreadable++;
+    }
+  }
+
+  /** Prepare, grade and score a batch of records. */
+  async addRecords(records: readonly SourceRecord[]): Promise<void> {
+    const prepared: PreparedRollout[] = [];
+    for (const record of records) {
+      const result = prepareRecord(record, { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length + prepared.length });
+      this.diagnostics.push(...result.diagnostics);
+      if (result.rollouts.length === 0 && result.diagnostics.some((d) => d.severity === 'error')) this.unreadable++;
+      prepared.push(...result.rollouts);
+    }
+    const [outcomes, scorings] = await Promise.all([
+      this.outcomes.resolve(prepared.map((p) => p.rollout)),
+      this.chain.score(prepared, { signal: this.options.signal }),
+    ]);
+    prepared.forEach((p, i) => this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scorings[i]!)));
+  }
+
+  private toAnalysed(p: PreparedRollout, outcome: AnalysedRollout['outcome'], scoring: StepScoring): AnalysedRollout {
+    const r = p.rollout;
+    const scored = scoring.kind === 'scored';
+    return {
+      id: r.id,
+      line: r.line,
+      index: r.index,
+      format: r.format,
+      group: r.group,
+      prompt: this.keepText ? r.prompt : '',
+      response: this.keepText ? r.response : '',
+      gold: r.gold,
+      steps: this.keepText ? p.steps : p.steps.map((s) => ({ ...s, text: '' })),
+      rawSteps: p.rawSteps,
+      stepScores: scored ? scoring.scores : [],
+      stepNotes: scored ? (scoring.notes ?? scoring.scores.map(() => null)) : [],
+      scorer: scoring.scorer,
+      unscoredReason: scored ? null : scoring.reason,
+      outcome,
+      // Filled in by finish(), once every group is complete.
+      decision: { id: r.id, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null },
+      firstLowStep: null,
+      falsePositive: { suspected: false, rules: [] },
+      stepLabels: r.stepLabels ?? null,
+    };
+  }
+
+  /** Decide every group and build the report. */
+  async finish(): Promise<FileAnalysis> {
+    const members = this.rollouts.map((r) => ({
+      id: r.id,
+      group: r.group,
+      correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
+      nonBinary: r.outcome.kind === 'non-binary',
+      scores: r.unscoredReason === null ? r.stepScores : null,
+    }));
+    const decided = decideAll(members, this.settings);
+    this.rollouts.forEach((r, i) => {
+      r.decision = decided.decisions[i]!;
+      r.falsePositive = decided.falsePositives[i]!;
+      r.firstLowStep = decided.firstLowSteps[i] ?? null;
+    });
+    const report = buildReport(
+      this.rollouts.map((r) => ({ group: r.group, outcome: r.outcome.kind, decision: r.decision, falsePositive: r.falsePositive, scorer: r.scorer })),
+      this.unreadable,
+    );
+    const info: ScorerInfo = this.chain.info;
+    await this.chain.dispose();
+    return { fileName: this.options.fileName, rollouts: this.rollouts, diagnostics: this.diagnostics, report, settings: this.settings, scorer: { ...info } };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The scorer chain of DESIGN §6: scores in the file → the configured model → the embedded
+ * checker. Which link scores a rollout is recorded on the rollout, so a user always knows whose
+ * judgement a step score is.
+ */
+import type { StepScoring } from '../core/model';
+import type { PreparedRollout } from '../core/prepare';
+import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
+import { scoreFromFile } from './fileScorer';
+import { createCheckerScorer } from './checker/checkerScorer';
+
+/** `auto`: file scores where present, else the model (if one is configured), else the checker. */
+export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
+
+export interface ScorerChain {
+  readonly info: ScorerInfo;
+  score(rollouts: readonly PreparedRollout[], options?: ScoreOptions): Promise<StepScoring[]>;
+  /** Disposes only what the chain created itself (the checker), never the caller's model scorer. */
+  dispose(): Promise<void>;
+}
+
+/** Build the chain for a choice; `model` is required for the `model` choice. */
+export function createScorerChain(choice: ScorerChoice, model?: Scorer): ScorerChain {
+  if (choice === 'model' && !model) throw new Error('the model scorer was chosen but no model is configured (give --model DIR or --url URL)');
+  let checker: Scorer | null = null;
+  const fallback = (): Scorer => model ?? (checker ??= createCheckerScorer());
+  const info: ScorerInfo =
+    choice === 'file' ? { kind: 'file', label: 'file' } : choice === 'checker' ? { kind: 'checker', label: 'checker' } : { ...(model?.info ?? { kind: 'checker', label: 'checker' }) };
+  if (choice === 'auto') info.label = `file, else ${info.label}`;
+  return {
+    info,
+    async score(rollouts, options) {
+      const items = rollouts.map(toItem);
+      const useFile = (item: ScoreItem): boolean => choice === 'file' || (choice === 'auto' && !!item.fileStepScores);
+      const results = new Array<StepScoring>(items.length);
+      const rest: number[] = [];
+      items.forEach((item, i) => {
+        if (useFile(item)) results[i] = scoreFromFile(item);
+        else rest.push(i);
+      });
+      if (rest.length) {
+        const scorer = choice === 'checker' ? (checker ??= createCheckerScorer()) : fallback();
+        const scored = await scorer.score(rest.map((i) => items[i]!), options);
+        rest.forEach((i, k) => (results[i] = scored[k]!));
+      }
+      return results;
+    },
+    async dispose() {
+      await checker?.dispose();
+    },
+  };
+}
+
+function toItem(p: PreparedRollout): ScoreItem {
+  return { id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text), fileStepScores: p.rollout.fileStepScores };
+}
