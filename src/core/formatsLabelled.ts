@@ -27,24 +27,15 @@ function isObject(v: unknown): v is Json {
 }
 
 /**
- * PRM800K: the followed trajectory is completions[chosen_completion], else the human completion,
- * else — a rated step with no choice, which is where a phase-2 labeller found the first error —
- * that single completion, and the trajectory stops there.
+ * PRM800K. Phase 2 records carry the model's whole solution (`pre_generated_steps`): that is the
+ * rollout. Phase 1 records follow completions[chosen_completion], else the human completion, else
+ * a lone rated completion (and stop there), else stop.
  */
 function adaptPrm800k(v: Json): RolloutDraft {
   const q = v.question as Json;
-  const steps: string[] = [];
-  const labels: (number | null)[] = [];
-  for (const step of (v.label as Json).steps as Json[]) {
-    const taken = followedCompletion(step);
-    if (!taken) break;
-    steps.push(taken.text);
-    labels.push(taken.rating);
-    if (taken.isLast) break;
-  }
+  const { steps, labels } = Array.isArray(q.pre_generated_steps) ? pregenerated(q.pre_generated_steps, (v.label as Json).steps as Json[]) : followed((v.label as Json).steps as Json[]);
   const prompt = typeof q.problem === 'string' ? q.problem : '';
   const gold = asText(q.ground_truth_answer);
-  const firstError = labels.findIndex((r) => r === -1);
   return {
     index: 0,
     format: 'prm800k',
@@ -58,8 +49,32 @@ function adaptPrm800k(v: Json): RolloutDraft {
     responsePath: null,
     responseShift: 0,
     stepLabels: labels,
-    firstErrorStep: firstError,
+    firstErrorStep: labels.findIndex((r) => r === -1),
   };
+}
+
+/** Phase 2: the model's whole pre-generated solution; the labeller rated its steps (completion 0) up to the first error. */
+function pregenerated(pre: unknown[], rated: Json[]): { steps: string[]; labels: (number | null)[] } {
+  const steps = pre.map((s) => (typeof s === 'string' ? s : String(s)));
+  const labels = steps.map((_, i) => {
+    const completions = rated[i]?.completions;
+    return Array.isArray(completions) && completions[0] ? asNumber((completions[0] as Json).rating) : null;
+  });
+  return { steps, labels };
+}
+
+/** Phase 1: the trajectory the labeller followed. */
+function followed(rated: Json[]): { steps: string[]; labels: (number | null)[] } {
+  const steps: string[] = [];
+  const labels: (number | null)[] = [];
+  for (const step of rated) {
+    const taken = followedCompletion(step);
+    if (!taken) break;
+    steps.push(taken.text);
+    labels.push(taken.rating);
+    if (taken.isLast) break;
+  }
+  return { steps, labels };
 }
 
 function followedCompletion(step: Json): { text: string; rating: number | null; isLast: boolean } | null {
