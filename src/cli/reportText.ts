@@ -65,7 +65,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
     const nMinus = members.filter((m) => m.outcome.kind === 'incorrect').length;
     const kept = members.filter((m) => m.decision.kept).length;
     const strip = members.map(stripChar).join('');
-    const prompt = key.split('\u0000')[0]!.replace(/\s+/g, ' ');
+    const prompt = (members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
     const head = `  ${ids.get(key)!.padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
     rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
   }

@@ -52,6 +52,8 @@ export class Analyzer {
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
   private unreadable = 0;
+  /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
+  private readonly seenGroups = new Set<string>();
 
   constructor(private readonly options: AnalyseOptions) {
     this.settings = resolveSettings(options.settings);
@@ -89,13 +91,15 @@ export class Analyzer {
   private toAnalysed(p: PreparedRollout, outcome: AnalysedRollout['outcome'], scoring: StepScoring): AnalysedRollout {
     const r = p.rollout;
     const scored = scoring.kind === 'scored';
+    const isFirstOfGroup = !this.seenGroups.has(r.group);
+    if (isFirstOfGroup) this.seenGroups.add(r.group);
     return {
       id: r.id,
       line: r.line,
       index: r.index,
       format: r.format,
       group: r.group,
-      prompt: this.keepText ? r.prompt : '',
+      prompt: this.keepText || isFirstOfGroup ? r.prompt : '',
       response: this.keepText ? r.response : '',
       gold: r.gold,
       steps: this.keepText ? p.steps : p.steps.map((s) => ({ ...s, text: '' })),

@@ -1,0 +1,34 @@
+/** Runs the benchmark modules named on the command line (default: all) and prints their figures. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BenchModule, BenchResult } from './types';
+import * as core from './core';
+import * as grading from './grading';
+import * as scoring from './scoring';
+
+const MODULES: Record<string, BenchModule> = { core, grading, scoring };
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((a) => a in MODULES);
+  const names = wanted.length ? wanted : Object.keys(MODULES);
+  const all: Record<string, BenchResult[]> = {};
+  for (const name of names) {
+    console.log(`\n== ${name}`);
+    const results = await MODULES[name]!.run();
+    all[name] = results;
+    for (const r of results) {
+      const ratio = r.ratio === undefined ? '' : `   ratio ${r.ratio.toFixed(2)} vs ${r.baseline?.name}`;
+      console.log(`${r.name.padEnd(58)} ${formatValue(r.value).padStart(12)} ${r.unit}${ratio}${r.note ? `   (${r.note})` : ''}`);
+    }
+  }
+  mkdirSync('test-output/bench', { recursive: true });
+  writeFileSync('test-output/bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, results: all }, null, 2));
+}
+
+function formatValue(v: number): string {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
