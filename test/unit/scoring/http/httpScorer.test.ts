@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpScorer, type HttpScorerOptions } from '../../../../src/scoring/http/httpScorer';
+import { HttpScorerError } from '../../../../src/scoring/http/request';
+import type { ScoreItem } from '../../../../src/scoring/scorer';
+import { fakeScore, fakeTokenScore, SEPARATOR_ID, startFakeServer, type FakeServer, type FakeServerOptions } from './fakePoolingServer';
+
+const MODEL = 'Qwen/Qwen2.5-Math-PRM-7B';
+const servers: FakeServer[] = [];
+
+async function serve(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const server = await startFakeServer(options);
+  servers.push(server);
+  return server;
+}
+
+function scorerFor(server: FakeServer, options: Partial<HttpScorerOptions> = {}) {
+  return createHttpScorer({ url: server.url, modelName: MODEL, retryBaseMs: 1, env: {}, ...options });
+}
+
+function item(id: number, steps: string[]): ScoreItem {
+  return { id, prompt: `What is ${id} + ${id}?`, steps };
+}
+
+function poolingRequests(server: FakeServer) {
+  return server.requests.filter((r) => r.path === '/pooling');
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe('http scorer against a /pooling server', () => {
+  it('puts each p_pos on its own step and posts the documented request', async () => {
+    const server = await serve();
+    const scorer = scorerFor(server);
+    const steps = ['First, add the ones.', 'So the sum is 4.', 'The answer is \\boxed{4}.'];
+    const [result] = await scorer.score([item(2, steps)]);
+    expect(result).toEqual({ kind: 'scored', scores: steps.map(fakeScore), scorer: `http:qwen-prm@${MODEL}` });
+    const [request] = poolingRequests(server);
+    expect(request?.body).toMatchObject({ model: MODEL, task: 'token_classify' });
+    const input = (request?.body as { input: string }).input;
+    expect(input).toContain('<|im_start|>user\nWhat is 2 + 2?<|im_end|>');
+    expect(input).toContain('<|im_start|>assistant\nFirst, add the ones.<extra_0>So the sum is 4.<extra_0>');
+    expect(scorer.info).toMatchObject({ kind: 'http', model: MODEL, profile: 'qwen-prm' });
+  });
+
+  it('asks /v1/models for the served model when none is given', async () => {
+    const server = await serve({ modelId: 'served-prm' });
+    const scorer = createHttpScorer({ url: `${server.url}/`, env: {} });
+    const info = await scorer.ready();
+    expect(info.model).toBe('served-prm');
+    expect(info.label).toContain('served-prm');
+    await scorer.score([item(1, ['a'])]);
+    expect(server.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+    expect((poolingRequests(server)[0]?.body as { model: string }).model).toBe('served-prm');
+  });
+
+  it('retries a 5xx and then succeeds', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { status: 503, body: { message: 'warming up' } } : undefined) });
+    const [result] = await scorerFor(server).score([item(1, ['one step'])]);
+    expect(result).toEqual({ kind: 'scored', scores: [fakeScore('one step')], scorer: `http:qwen-prm@${MODEL}` });
+    expect(poolingRequests(server)).toHaveLength(2);
+  });
+
+  it('gives up after the configured retries with the last error', async () => {
+    const server = await serve({ onPooling: () => ({ status: 502, body: 'bad gateway' }) });
+    const failure = scorerFor(server, { retries: 2 }).score([item(1, ['x'])]);
+    await expect(failure).rejects.toThrow(/HTTP 502 .*gave up after 3 attempts/);
+    expect(poolingRequests(server)).toHaveLength(3);
+  });
+
+  it('retries a request that times out', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { delayMs: 1500 } : undefined) });
+    const [result] = await scorerFor(server, { timeoutMs: 150 }).score([item(1, ['slow step'])]);
+    expect(result?.kind).toBe('scored');
+    expect(poolingRequests(server)).toHaveLength(2);
+  });
+
+  it('reports a 4xx with status, URL and the server message, without retrying', async () => {
+    const body = { object: 'error', message: 'The model `nope` does not exist.', type: 'NotFoundError', code: 404 };
+    const server = await serve({ onPooling: () => ({ status: 404, body }) });
+    const failure = scorerFor(server).score([item(1, ['x'])]);
+    await expect(failure).rejects.toThrow(HttpScorerError);
+    await expect(failure).rejects.toThrow(`HTTP 404 from ${server.url}/pooling: The model \`nope\` does not exist.`);
+    expect(poolingRequests(server)).toHaveLength(1);
+  });
+
+  it('reads the newer {"error": {"message"}} error body too', async () => {
+    const server = await serve({ onPooling: () => ({ status: 401, body: { error: { message: 'Unauthorized', type: 'x' } } }) });
+    await expect(scorerFor(server).score([item(1, ['x'])])).rejects.toThrow(/HTTP 401 .*: Unauthorized/);
+  });
+
+  it('marks a rollout unscored when the pair count differs from the step count', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { pairs: [[0.5, 0.5]] } : undefined) });
+    const scorer = scorerFor(server, { concurrency: 1 });
+    const [mismatched, fine] = await scorer.score([item(1, ['a', 'bb', 'ccc']), item(2, ['dd'])]);
+    expect(mismatched).toEqual({ kind: 'unscored', reason: 'the server returned 1 step score for 3 steps', scorer: `http:qwen-prm@${MODEL}` });
+    expect(fine).toMatchObject({ kind: 'scored', scores: [fakeScore('dd')] });
+  });
+
+  it('marks a rollout whose text holds the separator unscored without a request', async () => {
+    const server = await serve();
+    const [result] = await scorerFor(server).score([item(1, ['ok', 'sneaky <extra_0> step'])]);
+    expect(result).toMatchObject({ kind: 'unscored', reason: expect.stringContaining('step 2 contains the separator') });
+    expect(poolingRequests(server)).toHaveLength(0);
+  });
+
+  it('turns a context-length refusal into an unscored (context) rollout', async () => {
+    const message = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.";
+    const server = await serve({ onPooling: () => ({ status: 400, body: { object: 'error', message, code: 400 } }) });
+    const [result] = await scorerFor(server).score([item(1, ['very long'])]);
+    expect(result).toMatchObject({ kind: 'unscored', reason: `unscored (context): ${message}` });
+  });
+
+  it('refuses logits where probabilities belong', async () => {
+    const server = await serve({ onPooling: () => ({ pairs: [[-2.5, 3.1]] }) });
+    await expect(scorerFor(server).score([item(1, ['x'])])).rejects.toThrow(/outside \[0, 1\]/);
+  });
+
+  it('never has more requests in flight than the concurrency limit', async () => {
+    const server = await serve({ onPooling: () => ({ delayMs: 40 }) });
+    const items = Array.from({ length: 12 }, (_, i) => item(i, [`step ${'x'.repeat(i)}`]));
+    const progress: number[] = [];
+    const results = await scorerFor(server, { concurrency: 3 }).score(items, { onProgress: (done) => progress.push(done) });
+    expect(server.maxInFlight).toBe(3);
+    expect(results.map((r) => (r.kind === 'scored' ? r.scores[0] : null))).toEqual(items.map((i) => fakeScore(i.steps[0] ?? '')));
+    expect(progress).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('stops at once when the caller aborts', async () => {
+    const server = await serve({ onPooling: () => ({ delayMs: 5000 }) });
+    const controller = new AbortController();
+    const items = Array.from({ length: 10 }, (_, i) => item(i, ['x']));
+    const started = Date.now();
+    const run = scorerFor(server, { concurrency: 2 }).score(items, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(run).rejects.toThrow(/abort/i);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(poolingRequests(server)).toHaveLength(2);
+  });
+
+  it('sends the bearer token from the configured environment variable', async () => {
+    const server = await serve();
+    await scorerFor(server, { env: { PROF_LENS_API_KEY: 'default-secret' } }).score([item(1, ['x'])]);
+    await scorerFor(server, { apiKeyEnv: 'MY_PRM_KEY', env: { MY_PRM_KEY: 'custom-secret' } }).score([item(1, ['x'])]);
+    await scorerFor(server).score([item(1, ['x'])]);
+    expect(poolingRequests(server).map((r) => r.headers.authorization)).toEqual(['Bearer default-secret', 'Bearer custom-secret', undefined]);
+  });
+
+  it('sends token ids when given a tokenizer and cuts long inputs at a step boundary', async () => {
+    const server = await serve();
+    // Three steps of 3 tokens, each followed by the separator: 12 tokens; only two steps fit in 9.
+    const ids = [1, 2, 3, SEPARATOR_ID, 4, 5, 6, SEPARATOR_ID, 7, 8, 9, SEPARATOR_ID];
+    const scorer = scorerFor(server, { encode: () => ids, maxTokens: 9 });
+    const [result] = await scorer.score([item(1, ['a', 'b', 'c'])]);
+    expect(result).toEqual({
+      kind: 'scored',
+      scores: [fakeTokenScore(0), fakeTokenScore(1), null],
+      notes: [null, null, 'unscored (context)'],
+      scorer: `http:qwen-prm@${MODEL}`,
+    });
+    expect((poolingRequests(server)[0]?.body as { input: number[] }).input).toEqual(ids.slice(0, 8));
+  });
+
+  it('rejects a token input whose separators do not match the steps', async () => {
+    const server = await serve();
+    const scorer = scorerFor(server, { encode: () => [1, SEPARATOR_ID] });
+    const [result] = await scorer.score([item(1, ['a', 'b'])]);
+    expect(result).toMatchObject({ kind: 'unscored', reason: 'the tokenized input has 1 separators (id 151651) for 2 steps' });
+  });
+});
+
+describe('http scorer URL handling', () => {
+  it('rejects URLs that are not http(s)', () => {
+    expect(() => createHttpScorer({ url: 'ftp://example.com' })).toThrow(/not an http or https URL/);
+    expect(() => createHttpScorer({ url: 'localhost 8000' })).toThrow(/is not a URL/);
+  });
+
+  it('says which URL cannot be reached', async () => {
+    const server = await startFakeServer();
+    const url = server.url;
+    await server.close();
+    const scorer = createHttpScorer({ url, modelName: MODEL, retries: 1, retryBaseMs: 1, env: {} });
+    await expect(scorer.score([item(1, ['x'])])).rejects.toThrow(new RegExp(`cannot reach ${url}/pooling \\(ECONNREFUSED\\).*2 attempts`));
+  });
+
+  it('refuses to score after dispose', async () => {
+    const server = await serve();
+    const scorer = scorerFor(server);
+    await scorer.dispose();
+    await scorer.dispose();
+    await expect(scorer.score([item(1, ['x'])])).rejects.toThrow(/disposed/);
+  });
+});
