@@ -1,0 +1,107 @@
+/**
+ * Checking one step: collect its claims (calculator notes, LaTeX math, plain text), decide each,
+ * and turn the verdicts into a score and a note.
+ */
+import { extractCalculatorNotes } from './calculator';
+import { findTextClaims, type Claim } from './claims';
+import { findMathSpans, mathPairs } from './latex';
+import { latexToArithmetic } from './latexArithmetic';
+import { tokenize, type Token } from './tokens';
+import { judge, literal, type Verdict } from './verdict';
+
+/** A claim with its verdict. */
+export interface JudgedClaim {
+  claim: Claim;
+  verdict: Verdict;
+}
+
+/** Steps without a digit and a relation cannot hold a claim; most prose steps stop here. */
+const MAY_HOLD_CLAIM = /[=\u2248]|\\approx/;
+
+/** Markdown list markers at a line start (`1. `, `- `), which are not arithmetic. */
+const LIST_MARKER = /^([ \t]*)(?:\d{1,3}[.)]|[-*\u2022+])[ \t]+/gm;
+
+/** Every claim a step makes, in the order: calculator notes, math spans, plain text. */
+export function findClaims(step: string): Claim[] {
+  if (!/\d/.test(step) || !MAY_HOLD_CLAIM.test(step)) return [];
+  const { claims, rest } = extractCalculatorNotes(step);
+  const spans = findMathSpans(rest);
+  let plain = '';
+  let from = 0;
+  for (const span of spans) {
+    claims.push(...mathClaims(span.content));
+    plain += `${rest.slice(from, span.start)}\n\n`;
+    from = span.end;
+  }
+  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1').replace(/\\\$/g, '$');
+  claims.push(...findTextClaims(tokenize(plain), plain));
+  return claims;
+}
+
+function mathClaims(content: string): Claim[] {
+  const claims: Claim[] = [];
+  for (const pair of mathPairs(content)) {
+    const lhs = latexToArithmetic(pair.lhs);
+    const rhs = latexToArithmetic(pair.rhs);
+    const usable = (side: typeof lhs): boolean => side.plain !== null || side.casEligible;
+    if (!usable(lhs) || !usable(rhs)) continue;
+    const bothCas = lhs.casEligible && rhs.casEligible;
+    const relation = pair.relation === 'eq' ? '=' : '\\approx';
+    claims.push({
+      lhs: sideTokens(lhs.plain),
+      rhs: sideTokens(rhs.plain),
+      relation: pair.relation,
+      origin: 'math',
+      text: `${pair.lhs} ${relation} ${pair.rhs}`,
+      ...(bothCas ? { latex: { lhs: pair.lhs, rhs: pair.rhs } } : {}),
+    });
+  }
+  return claims;
+}
+
+function sideTokens(plain: string | null): Token[] {
+  return plain === null ? [] : tokenize(plain).filter((t) => t.kind !== 'space');
+}
+
+/** Decide every claim of a step with exact arithmetic; some may remain `needs-cas`. */
+export function judgeStep(step: string): JudgedClaim[] {
+  return findClaims(step).map((claim) => ({ claim, verdict: judge(claim) }));
+}
+
+/** Scores for the three outcomes a step can have. */
+export interface StepScores {
+  falseClaim: number;
+  allHold: number;
+  neutral: number;
+}
+
+/** A step's score and note. */
+export interface StepOutcome {
+  score: number;
+  /** `neutral`, `N claims hold`, or the false claims (`16 - 3 = 12 is false (13)`). */
+  note: string;
+  isFlagged: boolean;
+}
+
+/** Fold a step's verdicts into its score; a claim still waiting for the CAS counts as unchecked. */
+export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores): StepOutcome {
+  const falseNotes: string[] = [];
+  const seen = new Set<string>();
+  let holds = 0;
+  for (const { claim, verdict } of judged) {
+    if (verdict.status === 'holds') holds++;
+    if (verdict.status !== 'false') continue;
+    const key = `${verdict.actual}|${verdict.stated}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    falseNotes.push(falseNote(claim, verdict));
+  }
+  if (falseNotes.length > 0) return { score: scores.falseClaim, note: falseNotes.join('; '), isFlagged: true };
+  if (holds > 0) return { score: scores.allHold, note: holds === 1 ? '1 claim holds' : `${holds} claims hold`, isFlagged: false };
+  return { score: scores.neutral, note: 'neutral', isFlagged: false };
+}
+
+function falseNote(claim: Claim, verdict: { actual: string; stated: string }): string {
+  const value = literal(claim.rhs) !== null || claim.rhs.length === 0 ? verdict.actual : `${verdict.actual} vs ${verdict.stated}`;
+  return `${claim.text} is false (${value})`;
+}
