@@ -20,22 +20,22 @@ const problems = [
 const templates = {
   cookies: {
     prompt: (p) => `${p.name} bakes ${p.a} trays of cookies with ${p.b} cookies on each tray. ${p.name} gives away ${p.c} cookies. How many cookies are left?`,
-    first: (p, v) => `${p.name} bakes ${p.a} trays with ${p.b} cookies each, so there are ${p.a} \\times ${p.b} = ${v} cookies.`,
-    second: (p, v, r) => `After giving away ${p.c} cookies, ${v} - ${p.c} = ${r} cookies are left.`,
+    first: (p, v) => `${p.name} bakes ${p.a} trays with ${p.b} cookies each, so there are \\(${p.a} \\times ${p.b} = ${v}\\) cookies.`,
+    second: (p, v, r) => `After giving away ${p.c} cookies, \\(${v} - ${p.c} = ${r}\\) cookies are left.`,
     wrongFirst: (p) => `There are ${p.a} trays and ${p.b} cookies per tray, so ${p.a} + ${p.b} = ${p.a + p.b} cookies.`,
     unit: (i, p) => `Tray ${i}: ${p.b} more cookies.`,
   },
   savings: {
     prompt: (p) => `${p.name} saves $${p.a} each week for ${p.b} weeks, then spends $${p.c} on a jacket. How many dollars does ${p.name} have left?`,
-    first: (p, v) => `In ${p.b} weeks ${p.name} saves ${p.a} \\times ${p.b} = ${v} dollars.`,
-    second: (p, v, r) => `The jacket costs $${p.c}, so ${v} - ${p.c} = ${r} dollars remain.`,
+    first: (p, v) => `In ${p.b} weeks ${p.name} saves \\(${p.a} \\times ${p.b} = ${v}\\) dollars.`,
+    second: (p, v, r) => `The jacket costs $${p.c}, so \\(${v} - ${p.c} = ${r}\\) dollars remain.`,
     wrongFirst: (p) => `${p.name} saves ${p.a} dollars plus ${p.b} weeks, which is ${p.a} + ${p.b} = ${p.a + p.b} dollars.`,
     unit: (i, p) => `Week ${i}: ${p.name} puts away another $${p.a}.`,
   },
   trip: {
     prompt: (p) => `A bus drives at ${p.a} km per hour for ${p.b} hours, then the last ${p.c} km are walked. How many km is the trip in total?`,
-    first: (p, v) => `The bus covers ${p.a} \\times ${p.b} = ${v} km.`,
-    second: (p, v, r) => `Adding the walk, ${v} + ${p.c} = ${r} km in total.`,
+    first: (p, v) => `The bus covers \\(${p.a} \\times ${p.b} = ${v}\\) km.`,
+    second: (p, v, r) => `Adding the walk, \\(${v} + ${p.c} = ${r}\\) km in total.`,
     wrongFirst: (p) => `The bus goes ${p.a} km and drives ${p.b} hours, so ${p.a} + ${p.b} = ${p.a + p.b} km.`,
     unit: (i, p) => `Hour ${i}: the bus covers ${p.a} km more.`,
   },
@@ -59,13 +59,13 @@ function solutions(p) {
   const wrongV = p.a + p.b;
   const longSteps = [`Let me count one unit at a time.`];
   for (let i = 1; i <= 30; i++) longSteps.push(t.unit(((i - 1) % p.b) + 1, p));
-  longSteps.push(`Altogether that is ${p.a} \\times ${p.b} = ${v}.`, t.second(p, v, r), boxed(r));
+  longSteps.push(`Altogether that is \\(${p.a} \\times ${p.b} = ${v}\\).`, t.second(p, v, r), boxed(r));
   return [
     [t.first(p, v), t.second(p, v, r), boxed(r)],
     [`First find the total before the change.`, t.first(p, v), t.second(p, v, r), boxed(r)],
     // A false product and a false difference that happen to land on the right answer.
     [t.first(p, v + 10), t.second(p, v + 10, r), boxed(r)],
-    [`${p.a} \\times ${p.b} = ${v} and then ${combine(p, v)} is the result, so ${boxed(r)}`],
+    [`\\(${p.a} \\times ${p.b} = ${v}\\) and then ${combine(p, v)} is the result, so ${boxed(r)}`],
     // An arithmetic slip that leads to a wrong answer.
     [t.first(p, v), t.second(p, v, r + 2), boxed(r + 2)],
     // True arithmetic, wrong reasoning: the steps look trustworthy, the answer is wrong.

@@ -11,7 +11,8 @@ export interface FileLine extends TextLine {
   byteEnd: number;
 }
 
-const CHUNK = 4 * 1024 * 1024;
+// Small chunks keep each batch's parsed records short-lived (collected young), which bounds peak memory.
+const CHUNK = 128 * 1024;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Lines of a file, in batches (each batch is one chunk's worth of complete lines). */
@@ -22,8 +23,9 @@ export async function* readFileLines(path: string): AsyncGenerator<FileLine[]> {
     let carryStart = 0;
     let line = 1;
     let position = 0;
+    // One read buffer for the whole file: each line is decoded to a string before the next read.
+    const chunk = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
       const { bytesRead } = await handle.read(chunk, 0, CHUNK, position);
       position += bytesRead;
       const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);

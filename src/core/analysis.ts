@@ -24,6 +24,7 @@ export interface AnalysedRollout {
   /** The steps as [start, end) offsets in the raw line; null when the response is not one literal there. */
   rawSteps: { start: number; end: number }[] | null;
   stepScores: (number | null)[];
+  /** Per-step notes (`neutral`, a false claim, `unscored (context)`); empty when there are none. */
   stepNotes: (string | null)[];
   /** Which scorer scored it (`file`, `checker`, `onnx …`), or why none could. */
   scorer: string;

@@ -5,12 +5,14 @@
 import type { Diagnostic, Rollout, SourceRecord, Step } from './model';
 import type { ProfSettings } from './settings';
 import { adaptRecord } from './formats';
-import { splitSteps } from './steps';
+import { countSteps, splitSteps } from './steps';
 import { rawStepSpans } from './analysis';
 
 export interface PreparedRollout {
   rollout: Rollout;
+  /** The steps; empty when only their count was asked for. */
   steps: Step[];
+  stepCount: number;
   rawSteps: { start: number; end: number }[] | null;
 }
 
@@ -20,6 +22,8 @@ export interface PrepareOptions {
   rawOffsets: boolean;
   /** The id the first rollout of this record gets. */
   firstId: number;
+  /** Rollouts for which only the number of steps is needed (no texts, no offsets). */
+  countOnly?: (rollout: Rollout) => boolean;
 }
 
 /** Adapt and split one record. */
@@ -29,11 +33,17 @@ export function prepareRecord(record: SourceRecord, options: PrepareOptions): { 
   const rollouts = adapted.drafts.map((draft, k): PreparedRollout => {
     const rollout: Rollout = { ...draft, id: options.firstId + k, line: record.line };
     const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
+    if (options.countOnly?.(rollout)) {
+      const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
+      const mismatch = stepCountMismatch(rollout, stepCount);
+      if (mismatch) diagnostics.push(mismatch);
+      return { rollout, steps: [], stepCount, rawSteps: null };
+    }
     const steps = splitSteps(rollout.response, rule, rollout.explicitSteps);
     const mismatch = stepCountMismatch(rollout, steps.length);
     if (mismatch) diagnostics.push(mismatch);
     const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;
-    return { rollout, steps, rawSteps };
+    return { rollout, steps, stepCount: steps.length, rawSteps };
   });
   return { rollouts, diagnostics };
 }

@@ -135,8 +135,11 @@ function chooseRemoved(correct: Ranked[], incorrect: Ranked[], s: FilterSettings
 }
 
 function decisionFor(r: Ranked, rank: number, removedAs: ReasonCode | undefined, R: number): Decision {
-  const base = { id: r.id, steps: r.steps, score: r.score, consistency: r.consistency, penalised: r.penalised, rank };
-  if (!removedAs) return { ...base, kept: true, reason: R <= 0 ? 'kept-small-group' : 'kept' };
-  const penaltyApplies = r.penalised && removedAs !== 'dropped-random' && removedAs !== 'dropped-group-too-small';
-  return { ...base, kept: false, reason: penaltyApplies ? 'dropped-step-penalty' : removedAs };
+  let reason: ReasonCode = R <= 0 ? 'kept-small-group' : 'kept';
+  if (removedAs) {
+    const penaltyApplies = r.penalised && removedAs !== 'dropped-random' && removedAs !== 'dropped-group-too-small';
+    reason = penaltyApplies ? 'dropped-step-penalty' : removedAs;
+  }
+  // One literal shape for every decision: millions of them stay compact in memory.
+  return { id: r.id, kept: !removedAs, reason, steps: r.steps, score: r.score, consistency: r.consistency, penalised: r.penalised, rank };
 }

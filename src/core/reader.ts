@@ -44,10 +44,19 @@ function stripCr(s: string): string {
   return s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
 }
 
+/** Whitespace only? Checked without copying: lines can be megabytes long. */
+function isBlank(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) return false;
+  }
+  return true;
+}
+
 /** Parse one JSONL line into a record, or say clearly why it cannot be one. */
 export function readLine(text: TextLine): LineResult {
   const raw = text.raw;
-  if (raw.trim() === '') return { kind: 'blank' };
+  if (isBlank(raw)) return { kind: 'blank' };
   const parsed = parseLenient(raw);
   if (!parsed.ok) return { kind: 'bad', diagnostic: badJson(text, parsed.message, parsed.position) };
   const value = parsed.value;

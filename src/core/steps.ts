@@ -79,3 +79,30 @@ function locateExplicit(response: string, explicit: readonly string[]): Step[] {
     return { index, text, start: at, end: cursor };
   });
 }
+
+const SEPARATORS: Record<string, string> = { 'double-newline': '\n\n', newline: '\n', ki: KI_TAG };
+
+/**
+ * How many steps `splitSteps` would return, without building them: reports on large dumps whose
+ * records carry their own step scores need only the count (to check it against the scores).
+ */
+export function countSteps(response: string, rule: SplitRule, explicit?: readonly string[] | null): number {
+  if (explicit) return explicit.length;
+  const separator = SEPARATORS[rule];
+  if (separator === undefined) return splitSteps(response, rule).length;
+  let count = 0;
+  let from = 0;
+  for (;;) {
+    const at = response.indexOf(separator, from);
+    const end = at === -1 ? response.length : at;
+    if (hasNonSpace(response, from, end)) count++;
+    if (at === -1) break;
+    from = at + separator.length;
+  }
+  return count === 0 ? 1 : count;
+}
+
+function hasNonSpace(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isSpace(text.charCodeAt(i))) return true;
+  return false;
+}

@@ -3,7 +3,7 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Diagnostic, SourceRecord, StepScoring } from '../core/model';
+import type { Diagnostic, Rollout, SourceRecord, StepScoring } from '../core/model';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
 import { prepareRecord, type PreparedRollout } from '../core/prepare';
@@ -52,6 +52,7 @@ export class Analyzer {
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
   private unreadable = 0;
+  private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
   private readonly seenGroups = new Set<string>();
 
@@ -62,6 +63,9 @@ export class Analyzer {
     this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
+    const choice = options.scorer ?? 'auto';
+    // Without texts to keep, a rollout scored from its own file scores needs only its step count.
+    this.countOnly = this.keepText || !(choice === 'auto' || choice === 'file') ? undefined : (r: Rollout) => r.fileStepScores !== null;
   }
 
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
@@ -76,13 +80,13 @@ export class Analyzer {
   async addRecords(records: readonly SourceRecord[]): Promise<void> {
     const prepared: PreparedRollout[] = [];
     for (const record of records) {
-      const result = prepareRecord(record, { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length + prepared.length });
+      const result = prepareRecord(record, { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length + prepared.length, countOnly: this.countOnly });
       this.diagnostics.push(...result.diagnostics);
       if (result.rollouts.length === 0 && result.diagnostics.some((d) => d.severity === 'error')) this.unreadable++;
       prepared.push(...result.rollouts);
     }
     const [outcomes, scorings] = await Promise.all([
-      this.outcomes.resolve(prepared.map((p) => p.rollout)),
+      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.keepText }),
       this.chain.score(prepared, { signal: this.options.signal }),
     ]);
     prepared.forEach((p, i) => this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scorings[i]!)));
@@ -102,10 +106,11 @@ export class Analyzer {
       prompt: this.keepText || isFirstOfGroup ? r.prompt : '',
       response: this.keepText ? r.response : '',
       gold: r.gold,
-      steps: this.keepText ? p.steps : p.steps.map((s) => ({ ...s, text: '' })),
+      steps: this.keepText ? p.steps : [],
       rawSteps: p.rawSteps,
       stepScores: scored ? scoring.scores : [],
-      stepNotes: scored ? (scoring.notes ?? scoring.scores.map(() => null)) : [],
+      // Empty when the scorer had nothing to say about any step (file scores).
+      stepNotes: scored ? (scoring.notes ?? []) : [],
       scorer: scoring.scorer,
       unscoredReason: scored ? null : scoring.reason,
       outcome,

@@ -19,5 +19,5 @@ export function scoreFromFile(item: ScoreItem): StepScoring {
   const scores = item.fileStepScores;
   if (!scores) return { kind: 'unscored', reason: 'the record has no step scores (step_scores, prm_scores, step_rewards or values)', scorer: 'file' };
   // Kept exactly as written: a PRM's values are the user's data, not ours to rescale.
-  return { kind: 'scored', scores: [...scores], scorer: 'file' };
+  return { kind: 'scored', scores, scorer: 'file' };
 }

@@ -9,10 +9,17 @@ import { loadAnswerGrader, type AnswerGrader } from '../core/answer/grade';
 export class OutcomeResolver {
   private grader: Promise<AnswerGrader> | null = null;
 
-  /** Outcomes for a batch, aligned with the input. */
-  async resolve(rollouts: readonly Rollout[]): Promise<Outcome[]> {
+  /**
+   * Outcomes for a batch, aligned with the input. The answer is extracted for display only when
+   * `extractAlways` is set; otherwise only when it must be graded.
+   */
+  async resolve(rollouts: readonly Rollout[], options: { extractAlways: boolean }): Promise<Outcome[]> {
     const out: Outcome[] = [];
     for (const r of rollouts) {
+      if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') {
+        out.push(r.fileOutcome);
+        continue;
+      }
       const extracted = extractAnswer(r.response);
       const extractedText = extracted ? extracted.text : null;
       if (r.fileOutcome.kind !== 'unknown') {

@@ -23,7 +23,8 @@ export function writeDump(path: string, targetBytes: number, withScores = true):
     const prompt = `Problem ${Math.floor(i / 8)}: compute ${Math.floor(i / 8) * 7} + ${(i % 97) + 3} and explain each step carefully.`;
     const h = 4 + Math.floor(rand() * 36);
     const steps = Array.from({ length: h }, (_, k) => `Step ${k + 1}: we have ${k * 3} + ${k + 2} = ${k * 4 + 2}, and so the running total grows by a few units as the "reasoning" goes on.`);
-    const record: Record<string, unknown> = { input: prompt, output: steps.join('\n\n') + `\n\nThe answer is \\boxed{${i % 13}}.`, gts: String(i % 11), step: 100, uid: `u${Math.floor(i / 8)}` };
+    steps.push(`The answer is \\boxed{${i % 13}}.`);
+    const record: Record<string, unknown> = { input: prompt, output: steps.join('\n\n'), gts: String(i % 11), step: 100, uid: `u${Math.floor(i / 8)}` };
     if (withScores) {
       record.score = rand() < 0.5 ? 1.0 : 0.0;
       record.step_scores = steps.map(() => Math.round(rand() * 1000) / 1000);

@@ -34,3 +34,17 @@ describe('splitting steps', () => {
     ]);
   });
 });
+
+describe('counting steps without building them', () => {
+  it('agrees with splitSteps on awkward inputs', async () => {
+    const { countSteps } = await import('../../../src/core/steps');
+    const fc = (await import('fast-check')).default;
+    const piece = fc.constantFrom('a', ' ', '\n', '\n\n', 'ки', 'Step 1:', '\t', 'xyz');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('double-newline', 'newline', 'ki', 'step-markers'), (parts, rule) => {
+        const text = parts.join('');
+        expect(countSteps(text, rule)).toBe(splitSteps(text, rule).length);
+      }),
+    );
+  });
+});
