@@ -7,7 +7,7 @@ import type { SourceRecord } from '../core/model';
 import type { FileAnalysis } from '../core/analysis';
 import { readLine, readText } from '../core/reader';
 import { Analyzer, type AnalyseOptions } from '../scoring/analyse';
-import { readFileLines } from './fileLines';
+import { readFileLines, type FileLine } from './fileLines';
 import type { CliIo } from './io';
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
@@ -21,20 +21,28 @@ export async function analyseFile(path: string, options: Omit<AnalyseOptions, 'f
     await analyzer.addRecords(read.records);
   } else {
     for await (const lines of readFileLines(path)) {
-      const records: SourceRecord[] = [];
-      for (const line of lines) {
-        const result = readLine(line);
-        if (result.kind === 'record') {
-          records.push(result.record);
-          if (result.diagnostic) analyzer.addDiagnostics([result.diagnostic]);
-        } else if (result.kind === 'bad') analyzer.addDiagnostics([result.diagnostic]);
-      }
-      await analyzer.addRecords(records);
+      // Slices of a few hundred lines: each slice's parsed records die young, which keeps the
+      // collector cheap and the peak memory low.
+      for (let i = 0; i < lines.length; i += SLICE) await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer));
       progress(lines[lines.length - 1]?.byteEnd ?? 0);
     }
   }
   progress(size, true);
   return analyzer.finish();
+}
+
+const SLICE = 256;
+
+function readRecords(lines: readonly FileLine[], analyzer: Analyzer): SourceRecord[] {
+  const records: SourceRecord[] = [];
+  for (const line of lines) {
+    const result = readLine(line);
+    if (result.kind === 'record') {
+      records.push(result.record);
+      if (result.diagnostic) analyzer.addDiagnostics([result.diagnostic]);
+    } else if (result.kind === 'bad') analyzer.addDiagnostics([result.diagnostic]);
+  }
+  return records;
 }
 
 /** A one-line progress meter on a terminal; silent otherwise (pipelines read stderr too). */

@@ -56,6 +56,8 @@ export function asNumber(value: unknown): number | null {
 /** An array of step scores (numbers, numeric strings, null); null when it is not one. */
 export function asScores(value: unknown): (number | null)[] | null {
   if (!Array.isArray(value)) return null;
+  // The usual case, plain numbers and nulls, is used as parsed: no copy per rollout.
+  if (value.every((v) => v === null || (typeof v === 'number' && Number.isFinite(v)))) return value as (number | null)[];
   const out: (number | null)[] = [];
   for (const v of value) {
     if (v === null) out.push(null);

@@ -8,8 +8,8 @@ import type { FieldRole } from './settings';
 import { asScores, asText, firstKey, getPath, outcomeFromValue, parsePath, type Json } from './fields';
 import { adaptLabelled } from './formatsLabelled';
 
-/** A rollout before it has its file-wide id and line. */
-export type RolloutDraft = Omit<Rollout, 'id' | 'line'>;
+/** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
+export type RolloutDraft = Rollout;
 
 export const PROMPT_KEYS = ['prompt', 'question', 'problem', 'input', 'query', 'instruction'] as const;
 export const RESPONSE_KEYS = ['response', 'completion', 'output', 'generation', 'answer_text', 'solution'] as const;
@@ -84,6 +84,8 @@ function adaptFlat(record: Json): RolloutDraft | null {
   const gold = goldOf(record);
   const isVerl = promptKey === 'input' && responseKey === 'output';
   return {
+    id: 0,
+    line: 0,
     index: 0,
     format: isVerl ? 'verl' : 'generic',
     group: groupKey(record, prompt, gold),
@@ -112,6 +114,8 @@ function adaptChat(record: Json): RolloutDraft {
   const prompt = userParts.join('\n\n');
   const gold = goldOf(record);
   return {
+    id: 0,
+    line: 0,
     index: 0,
     format: 'chat',
     group: groupKey(record, prompt, gold),
@@ -143,6 +147,8 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   }
   const group = groupKey(value, prompt, gold);
   const drafts = responses.map((r, i): RolloutDraft => ({
+    id: 0,
+    line: 0,
     index: i,
     format: 'grouped',
     group,
@@ -175,6 +181,8 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
   const prompt = asText(get('prompt')) ?? base?.prompt ?? '';
   const gold = fields.gold ? asText(get('gold')) : (base?.gold ?? null);
   const draft: RolloutDraft = {
+    id: 0,
+    line: 0,
     index: 0,
     format: 'mapped' as FormatId,
     group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold),
@@ -200,6 +208,8 @@ function mappedGrouped(record: SourceRecord, fields: Partial<Record<FieldRole, s
   const scores = get('stepScores');
   const group = fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold);
   const drafts = responses.map((r, i): RolloutDraft => ({
+    id: 0,
+    line: 0,
     index: i,
     format: 'mapped',
     group,

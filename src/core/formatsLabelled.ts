@@ -37,6 +37,8 @@ function adaptPrm800k(v: Json): RolloutDraft {
   const prompt = typeof q.problem === 'string' ? q.problem : '';
   const gold = asText(q.ground_truth_answer);
   return {
+    id: 0,
+    line: 0,
     index: 0,
     format: 'prm800k',
     group: `${prompt}\u0000${gold ?? ''}`,
@@ -96,6 +98,8 @@ function adaptProcessBench(v: Json): RolloutDraft {
   const correct = v.final_answer_correct;
   const prompt = v.problem as string;
   return {
+    id: 0,
+    line: 0,
     index: 0,
     format: 'processbench',
     group: typeof v.id === 'string' ? `id=${v.id}` : `${prompt}\u0000`,
@@ -125,6 +129,8 @@ function adaptMathShepherd(v: Json): RolloutDraft {
   const firstError = labels.findIndex((l) => l === -1);
   const last = labels[labels.length - 1];
   return {
+    id: 0,
+    line: 0,
     index: 0,
     format: 'math-shepherd',
     group: `${prompt}\u0000`,
@@ -156,6 +162,8 @@ function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
     const solution = s.solution as string;
     const correct = s.is_correct;
     return {
+      id: 0,
+      line: 0,
       index,
       format: 'grouped',
       group: `${prompt}\u0000${gold ?? ''}`,

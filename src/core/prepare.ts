@@ -31,7 +31,10 @@ export function prepareRecord(record: SourceRecord, options: PrepareOptions): { 
   const adapted = adaptRecord(record, options.settings.fields);
   const diagnostics = [...adapted.diagnostics];
   const rollouts = adapted.drafts.map((draft, k): PreparedRollout => {
-    const rollout: Rollout = { ...draft, id: options.firstId + k, line: record.line };
+    // Set in place (no copy): drafts are fresh objects, and this runs once per rollout of a dump.
+    const rollout: Rollout = draft;
+    rollout.id = options.firstId + k;
+    rollout.line = record.line;
     const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
     if (options.countOnly?.(rollout)) {
       const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);

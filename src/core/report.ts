@@ -10,7 +10,7 @@ import { auroc, calibration, type CalibrationBin } from './statistics';
 /** What the report needs from one analysed rollout. */
 export interface ReportEntry {
   group: string;
-  outcome: OutcomeKind;
+  outcome: { kind: OutcomeKind };
   decision: Decision;
   falsePositive: FalsePositive;
   scorer: string;
@@ -50,7 +50,7 @@ export function buildReport(entries: readonly ReportEntry[], unreadableLines: nu
   for (const e of entries) {
     count(report, e);
     const d = e.decision;
-    const isCorrect = e.outcome === 'correct';
+    const isCorrect = e.outcome.kind === 'correct';
     groups.set(e.group, (groups.get(e.group) ?? 0) + (isCorrect && d.rank !== null ? 1 : 0));
     if (d.rank !== null && d.score !== null) {
       scored.push({ score: d.score, correct: isCorrect });
@@ -68,7 +68,7 @@ export function buildReport(entries: readonly ReportEntry[], unreadableLines: nu
 
 function count(report: FileReport, e: ReportEntry): void {
   report.rollouts++;
-  report.outcomes[e.outcome]++;
+  report.outcomes[e.outcome.kind]++;
   const d = e.decision;
   if (d.kept) report.kept++;
   else report.dropped++;

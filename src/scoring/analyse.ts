@@ -3,7 +3,8 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Diagnostic, Rollout, SourceRecord, StepScoring } from '../core/model';
+import type { Decision, Diagnostic, Rollout, SourceRecord, StepScoring } from '../core/model';
+import type { FalsePositive } from '../core/groups';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
 import { prepareRecord, type PreparedRollout } from '../core/prepare';
@@ -41,6 +42,10 @@ export async function analyseText(text: string, options: AnalyseOptions): Promis
   }
   return analyzer.finish();
 }
+
+/** Shared placeholders until finish() decides: no allocation per rollout for them. */
+const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
+const PENDING_FALSE_POSITIVE: FalsePositive = Object.freeze({ suspected: false, rules: Object.freeze([]) as unknown as FalsePositive['rules'] });
 
 /** Incremental analysis: feed records in batches, then `finish()`. */
 export class Analyzer {
@@ -115,9 +120,9 @@ export class Analyzer {
       unscoredReason: scored ? null : scoring.reason,
       outcome,
       // Filled in by finish(), once every group is complete.
-      decision: { id: r.id, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null },
+      decision: PENDING_DECISION,
       firstLowStep: null,
-      falsePositive: { suspected: false, rules: [] },
+      falsePositive: PENDING_FALSE_POSITIVE,
       stepLabels: r.stepLabels ?? null,
     };
   }
@@ -137,10 +142,7 @@ export class Analyzer {
       r.falsePositive = decided.falsePositives[i]!;
       r.firstLowStep = decided.firstLowSteps[i] ?? null;
     });
-    const report = buildReport(
-      this.rollouts.map((r) => ({ group: r.group, outcome: r.outcome.kind, decision: r.decision, falsePositive: r.falsePositive, scorer: r.scorer })),
-      this.unreadable,
-    );
+    const report = buildReport(this.rollouts, this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
     return { fileName: this.options.fileName, rollouts: this.rollouts, diagnostics: this.diagnostics, report, settings: this.settings, scorer: { ...info } };

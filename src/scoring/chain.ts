@@ -30,17 +30,16 @@ export function createScorerChain(choice: ScorerChoice, model?: Scorer): ScorerC
   return {
     info,
     async score(rollouts, options) {
-      const items = rollouts.map(toItem);
-      const useFile = (item: ScoreItem): boolean => choice === 'file' || (choice === 'auto' && !!item.fileStepScores);
-      const results = new Array<StepScoring>(items.length);
+      const useFile = (p: PreparedRollout): boolean => choice === 'file' || (choice === 'auto' && p.rollout.fileStepScores !== null);
+      const results = new Array<StepScoring>(rollouts.length);
       const rest: number[] = [];
-      items.forEach((item, i) => {
-        if (useFile(item)) results[i] = scoreFromFile(item);
+      rollouts.forEach((p, i) => {
+        if (useFile(p)) results[i] = scoreFromFile(p.rollout);
         else rest.push(i);
       });
       if (rest.length) {
         const scorer = choice === 'checker' ? (checker ??= createCheckerScorer()) : fallback();
-        const scored = await scorer.score(rest.map((i) => items[i]!), options);
+        const scored = await scorer.score(rest.map((i) => toItem(rollouts[i]!)), options);
         rest.forEach((i, k) => (results[i] = scored[k]!));
       }
       return results;
