@@ -1,0 +1,105 @@
+/**
+ * `prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)`: every input
+ * line written out with `step_scores` (one number per step, null for an unscored step; an array
+ * per response for grouped lines) and `step_scores_meta`. All other fields, their order and their
+ * formatting are kept; the output appears only when complete (temporary file, then rename).
+ */
+import { resolve } from 'node:path';
+import type { StepScoring } from '../../core/model';
+import { readLine } from '../../core/reader';
+import { prepareRecord, type PreparedRollout } from '../../core/prepare';
+import { openAtomicWriter, withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
+import type { Scorer } from '../../scoring/scorer';
+import { parseArgs, UsageError } from '../args';
+import { readFileLines, type FileLine } from '../fileLines';
+import { createModelScorer } from '../scorerOptions';
+import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+
+const BATCH_LINES = 64;
+
+export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv);
+  const file = args.positionals[0];
+  const output = args.values.get('-o');
+  if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)');
+  if (resolve(io.cwd, output) === resolve(io.cwd, file)) throw new UsageError('the output file must not be the input file (the input is never modified)');
+  const model = await createModelScorer(args, io);
+  if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder) or --url <endpoint> (vLLM)');
+  const writer = await openAtomicWriter(output);
+  let problems = 0;
+  try {
+    const meta = metaOf(model.scorer);
+    let firstId = 0;
+    for await (const lines of readFileLines(file)) {
+      for (let i = 0; i < lines.length; i += BATCH_LINES) {
+        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
+        firstId += batch.rollouts;
+        problems += batch.problems;
+        await writer.write(batch.text);
+      }
+    }
+    await writer.commit();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  } finally {
+    await model.scorer.dispose();
+    await model.cache?.flush();
+  }
+  io.stderr(`${file}: step scores written to ${output}\n`);
+  return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
+}
+
+function metaOf(scorer: Scorer): StepScoresMeta {
+  const info = scorer.info;
+  const meta: StepScoresMeta = { scorer: info.kind };
+  if (info.model) meta.model = info.model;
+  if (info.profile) meta.profile = info.profile;
+  if (info.provider) meta.provider = info.provider;
+  return meta;
+}
+
+interface BatchContext {
+  scorer: Scorer;
+  args: ReturnType<typeof parseArgs>;
+  firstId: number;
+  meta: StepScoresMeta;
+  io: CliIo;
+  file: string;
+}
+
+/** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
+async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ text: string; rollouts: number; problems: number }> {
+  const perLine: { line: FileLine; rollouts: PreparedRollout[] | null }[] = [];
+  let id = ctx.firstId;
+  let problems = 0;
+  for (const line of lines) {
+    const read = readLine(line);
+    if (read.kind !== 'record') {
+      if (read.kind === 'bad') {
+        problems++;
+        ctx.io.stderr(`${ctx.file}:${line.line}: ${read.diagnostic.message} (copied unchanged)\n`);
+      }
+      perLine.push({ line, rollouts: null });
+      continue;
+    }
+    const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id });
+    id += prepared.rollouts.length;
+    perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });
+  }
+  const all = perLine.flatMap((p) => p.rollouts ?? []);
+  const scorings = await ctx.scorer.score(all.map((p) => ({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) })));
+  const byId = new Map(all.map((p, i) => [p.rollout.id, scorings[i]!]));
+  const text = perLine.map(({ line, rollouts }) => (rollouts ? scoredLine(line.raw, rollouts, byId, ctx.meta) : line.raw) + '\n').join('');
+  return { text, rollouts: id - ctx.firstId, problems };
+}
+
+function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
+  const scoresOf = (p: PreparedRollout): (number | null)[] | null => {
+    const s = byId.get(p.rollout.id);
+    return s && s.kind === 'scored' ? s.scores : null;
+  };
+  const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped';
+  if (isGrouped) return withStepScores(raw, rollouts.map(scoresOf), meta);
+  return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
+}
