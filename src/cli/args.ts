@@ -25,7 +25,7 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
 const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency']);
-const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--no-cache', '--quiet']);
+const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--no-cache', '--quiet', '--sweep']);
 
 /** Parse argv (after the command name). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {

@@ -12,6 +12,9 @@ Usage:
       Add step_scores from a process reward model (ONNX folder or vLLM server).
   prof-lens grade <cases.jsonl>
       Answer equivalence: reads {"pred","gold"} lines, writes {"equal": bool} lines.
+  prof-lens eval <labelled files>... [--threshold X] [--sweep] [--model <dir> | --url <endpoint>]
+      How well a step scorer finds the first wrong step (ProcessBench error-accuracy,
+      correct-accuracy and F1; one subset per file). Default scorer: the embedded checker.
 
 Input: JSONL (one rollout per line, or one prompt with a responses array per line)
 or a JSON array. verl dumps, generic prompt/response/answer/score files, chat
@@ -35,7 +38,12 @@ Options:
                       roles: prompt response responses gold outcome outcomes group stepScores steps
   --false-positive-rules LIST   which rules mark a suspected false positive
                       (comma-separated: prof-dropped,weak-step,bottom-half; default all)
-  --json              machine-readable report
+  --json              machine-readable output
+  --model DIR         a PRM exported to ONNX (folder with model.onnx, tokenizer.json, prof-lens.json)
+  --url URL           a vLLM server's base URL (posts to <url>/pooling); --model-name NAME to skip /v1/models
+  --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)
+  --threads N         ONNX intra-op threads · --concurrency N  requests in flight (http)
+  --cache-dir DIR     score cache (default ~/.cache/prof-lens) · --no-cache  do not read or write it
 
 Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file error.
 

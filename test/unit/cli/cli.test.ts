@@ -159,3 +159,18 @@ describe('the installed binary', () => {
     expect(usage.status).toBe(2);
   });
 });
+
+describe('prof-lens eval', () => {
+  it('reports first-error accuracy per labelled file with the embedded checker', async () => {
+    const files = [join(DATA, 'openr_samples_math-shepherd.jsonl'), join(ROOT, 'test/fixtures/processbench-gsm8k-sample.json')];
+    const { code, out } = await cli(['eval', ...files, '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(out);
+    expect(result.scorer).toBe('checker');
+    const shepherd = result.report.subsets.find((s: { subset: string }) => s.subset === 'openr_samples_math-shepherd');
+    // Seven flawed Math-Shepherd solutions; the checker finds the arithmetic ones exactly.
+    expect(shepherd).toMatchObject({ errorItems: 7, errorHits: 3, correctItems: 0 });
+    const text = await cli(['eval', ...files, '--sweep']);
+    expect(text.out).toMatch(/best threshold by average F1/);
+  });
+});
