@@ -1,0 +1,55 @@
+/**
+ * PROF Lens in the editor: builds the pieces, wires them, registers their disposables.
+ */
+import * as vscode from 'vscode';
+import { AnalysisClient } from './vscode/analysisClient';
+import { AnalysisStore } from './vscode/analysisStore';
+import { RolloutCodeLensProvider } from './vscode/codeLens';
+import { registerCommands } from './vscode/commands';
+import { DecorationController } from './vscode/decorations';
+import { ProblemsPublisher } from './vscode/diagnostics';
+import { trackDocuments } from './vscode/documentTracking';
+import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
+import { Metrics } from './vscode/metrics';
+import { RawMarkSource } from './vscode/rawMarks';
+import { RolloutViewProvider } from './vscode/rolloutView';
+import { LiveSettings } from './vscode/settings';
+import { StatusBar } from './vscode/statusBar';
+
+/** When the bundle was loaded: activation time counts from here. */
+const loadStartedAt = performance.now();
+
+export function activate(context: vscode.ExtensionContext): void {
+  const metrics = Metrics.fromEnvironment();
+  const settings = new LiveSettings();
+  const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
+  const store = new AnalysisStore(client);
+  const template = (): string => settings.current.summaryTemplate;
+  const rawMarks = new RawMarkSource(store, template);
+  const views = new RolloutViewProvider(client, store, template);
+  const decorations = new DecorationController([rawMarks, views], {
+    mediaUri: vscode.Uri.joinPath(context.extensionUri, 'media'),
+    onPaint: (timing) => metrics.paint(timing),
+  });
+  decorations.setEnabled(settings.current.isDecorationEnabled);
+  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled);
+  context.subscriptions.push(
+    metrics, settings, store, client, rawMarks, views, decorations, codeLens,
+    new ProblemsPublisher(store, () => settings.current.maxProblems),
+    new StatusBar(store),
+    store.onDidProgress((event) => metrics.progress(event)),
+    vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),
+    vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
+    settings.onDidChange((current) => {
+      decorations.setEnabled(current.isDecorationEnabled);
+      codeLens.refresh();
+    }),
+    ...trackDocuments(store, settings),
+    ...registerCommands({ store, views }),
+  );
+  metrics.activated(loadStartedAt);
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

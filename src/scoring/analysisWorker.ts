@@ -1,0 +1,143 @@
+/**
+ * The analysis worker: reads, scores and filters a rollout file off the extension host's thread.
+ * It keeps the last analysis of each document so the Rollout View can ask for full texts later
+ * without the host ever holding every response in memory.
+ */
+import { readFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import {
+  isHostToWorker,
+  summariseRollout,
+  type AnalyseRequest,
+  type DetailsRequest,
+  type WorkerToHost,
+} from '../protocol/analysis';
+import { analyseText } from './analyse';
+
+/** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
+const CHUNK_SIZE = 400;
+/** Progress messages are throttled; the status bar does not need more. */
+const PROGRESS_INTERVAL_MS = 100;
+
+const port = parentPort;
+const analyses = new Map<string, FileAnalysis>();
+const running = new Map<number, AbortController>();
+/** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
+const outboxes = new Map<number, WorkerToHost[]>();
+
+function post(message: WorkerToHost): void {
+  port?.postMessage(message);
+}
+
+async function readSource(request: AnalyseRequest): Promise<string> {
+  return request.source.kind === 'text' ? request.source.text : readFile(request.source.path, 'utf8');
+}
+
+async function analyse(request: AnalyseRequest): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.requestId, controller);
+  const started = performance.now();
+  let lastProgress = 0;
+  try {
+    const text = await readSource(request);
+    const analysis = await analyseText(text, {
+      fileName: request.fileName,
+      settings: request.settings,
+      scorer: request.scorer,
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        const now = performance.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
+        lastProgress = now;
+        post({ type: 'progress', requestId: request.requestId, done, total });
+      },
+    });
+    if (controller.signal.aborted) throw new Error('cancelled');
+    analyses.set(request.documentKey, analysis);
+    sendResults(request, analysis, performance.now() - started);
+  } catch (error) {
+    const isCancelled = controller.signal.aborted;
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
+  } finally {
+    running.delete(request.requestId);
+  }
+}
+
+/** Chunks in sending order: the rollouts on the lines the user sees first, then file order. */
+function chunksOf(analysis: FileAnalysis, priority: AnalyseRequest['priorityLines']): AnalysedRollout[][] {
+  const isPriority = (r: AnalysedRollout): boolean => !!priority && r.line >= priority.from && r.line <= priority.to;
+  const first = analysis.rollouts.filter(isPriority);
+  const rest = first.length > 0 ? analysis.rollouts.filter((r) => !isPriority(r)) : analysis.rollouts;
+  const chunks: AnalysedRollout[][] = first.length > 0 ? [first] : [];
+  for (let start = 0; start < rest.length; start += CHUNK_SIZE) chunks.push(rest.slice(start, start + CHUNK_SIZE));
+  return chunks;
+}
+
+function sendResults(request: AnalyseRequest, analysis: FileAnalysis, durationMs: number): void {
+  const { requestId } = request;
+  const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
+    .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
+  outbox.push({
+    type: 'analysed',
+    requestId,
+    summary: {
+      diagnostics: analysis.diagnostics,
+      report: analysis.report,
+      scorer: analysis.scorer,
+      settings: analysis.settings,
+      rolloutCount: analysis.rollouts.length,
+      durationMs,
+    },
+  });
+  outboxes.set(requestId, outbox);
+  sendNext(requestId);
+}
+
+/** Posts the next waiting message of a request; the last one closes it. */
+function sendNext(requestId: number): void {
+  const outbox = outboxes.get(requestId);
+  const next = outbox?.shift();
+  if (!next) return;
+  if (outbox?.length === 0) outboxes.delete(requestId);
+  post(next);
+}
+
+function details(request: DetailsRequest): void {
+  const analysis = analyses.get(request.documentKey);
+  if (!analysis) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  const wanted = new Set(request.rolloutIds);
+  const rollouts = analysis.rollouts
+    .filter((r) => wanted.has(r.id))
+    .map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
+  post({ type: 'details', requestId: request.requestId, rollouts });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+port?.on('message', (message: unknown) => {
+  if (!isHostToWorker(message)) return;
+  switch (message.type) {
+    case 'analyse':
+      void analyse(message);
+      break;
+    case 'more':
+      sendNext(message.requestId);
+      break;
+    case 'cancel':
+      running.get(message.requestId)?.abort();
+      outboxes.delete(message.requestId);
+      break;
+    case 'details':
+      details(message);
+      break;
+    case 'forget':
+      analyses.delete(message.documentKey);
+      break;
+  }
+});

@@ -1,0 +1,192 @@
+/**
+ * Which documents are rollout files, their latest analysis, and when to redo it: on open, on
+ * edits (debounced), on settings changes. A newer request cancels the one it supersedes.
+ */
+import * as vscode from 'vscode';
+import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
+import { CancelledError, type AnalysisClient } from './analysisClient';
+import { RolloutIndex } from './rolloutIndex';
+import { readSettings, type ExtensionSettings } from './settings';
+
+/** The analysis of one document (or of one large file read from disk). */
+export interface DocumentAnalysis {
+  uri: vscode.Uri;
+  index: RolloutIndex;
+  summary: AnalysisSummary | null;
+  /** The document version analysed, or -1 for a file read from disk. */
+  version: number;
+}
+
+/** Progress of the analysis the user is looking at, for the status bar. */
+export interface AnalysisProgress {
+  uri: vscode.Uri;
+  state: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  message?: string;
+}
+
+/** Fires when a document's rollouts change: a chunk arrived, the analysis finished or was dropped. */
+export interface AnalysisUpdate {
+  uri: vscode.Uri;
+  isFinal: boolean;
+}
+
+/** Lines beyond the visible ones whose rollouts are also sent first. */
+const PRIORITY_MARGIN = 200;
+
+interface Entry {
+  analysis: DocumentAnalysis | null;
+  cancel?: () => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** True for documents the extension analyses: JSON Lines anywhere, JSON only when it may hold rollouts. */
+export function isRolloutDocument(document: vscode.TextDocument): boolean {
+  if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return false;
+  return document.languageId === 'jsonl' || document.languageId === 'json' || /\.jsonl$/i.test(document.fileName);
+}
+
+/** Lines around what the user sees of a document (1-based); the top of the file before it is shown. */
+function visibleLines(uri: vscode.Uri): { from: number; to: number } {
+  const key = uri.toString();
+  const ranges = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === key).flatMap((e) => e.visibleRanges);
+  if (ranges.length === 0) return { from: 1, to: PRIORITY_MARGIN * 2 };
+  const from = Math.min(...ranges.map((r) => r.start.line)) + 1;
+  const to = Math.max(...ranges.map((r) => r.end.line)) + 1;
+  return { from: Math.max(1, from - PRIORITY_MARGIN), to: to + PRIORITY_MARGIN };
+}
+
+/** Owns every document's analysis and the requests that produce them. */
+export class AnalysisStore implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly updates = new vscode.EventEmitter<AnalysisUpdate>();
+  private readonly progress = new vscode.EventEmitter<AnalysisProgress>();
+  /** A rollout file's analysis changed. */
+  readonly onDidUpdate = this.updates.event;
+  /** An analysis started, advanced, finished or failed. */
+  readonly onDidProgress = this.progress.event;
+
+  constructor(private readonly client: AnalysisClient) {}
+
+  /** The latest analysis of a document, if any. */
+  get(uri: vscode.Uri): DocumentAnalysis | undefined {
+    return this.entries.get(uri.toString())?.analysis ?? undefined;
+  }
+
+  /** Analyses after a pause, so typing does not start one analysis per keystroke. */
+  schedule(document: vscode.TextDocument, delayMs: number): void {
+    const entry = this.entry(document.uri);
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => this.analyseDocument(document), delayMs);
+  }
+
+  /** Analyses a document now, cancelling an earlier request for it. */
+  analyseDocument(document: vscode.TextDocument): void {
+    if (document.isClosed || !isRolloutDocument(document)) return;
+    // An unmodified file on disk is read by the worker: the host never copies a large text.
+    const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
+      ? { kind: 'path', path: document.uri.fsPath }
+      : { kind: 'text', text: document.getText() };
+    this.start({ uri: document.uri, fileName: document.fileName, source, version: document.version });
+  }
+
+  /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
+  analyseFile(uri: vscode.Uri): void {
+    this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1 });
+  }
+
+  /** Cancels what runs for a document (the status bar's cancel). */
+  cancel(uri: vscode.Uri): void {
+    const entry = this.entries.get(uri.toString());
+    clearTimeout(entry?.timer);
+    if (!entry?.cancel) return;
+    entry.cancel();
+    entry.cancel = undefined;
+    this.progress.fire({ uri, state: 'failed', done: 0, total: 0, message: 'cancelled' });
+  }
+
+  /** Drops a closed document's analysis here and in the worker. */
+  forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.cancel(uri);
+    if (!this.entries.delete(key)) return;
+    this.client.forget(key);
+    this.updates.fire({ uri, isFinal: true });
+  }
+
+  /** Every analysed document's URI. */
+  uris(): vscode.Uri[] {
+    return [...this.entries.values()].flatMap((e) => (e.analysis ? [e.analysis.uri] : []));
+  }
+
+  dispose(): void {
+    for (const entry of this.entries.values()) {
+      clearTimeout(entry.timer);
+      entry.cancel?.();
+    }
+    this.entries.clear();
+    this.updates.dispose();
+    this.progress.dispose();
+  }
+
+  private entry(uri: vscode.Uri): Entry {
+    const key = uri.toString();
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { analysis: null };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private start(request: { uri: vscode.Uri; fileName: string; source: AnalysisSource; version: number }): void {
+    const { uri } = request;
+    const entry = this.entry(uri);
+    clearTimeout(entry.timer);
+    entry.cancel?.();
+    const settings: ExtensionSettings = readSettings(uri);
+    const index = new RolloutIndex(settings.threshold);
+    const next: DocumentAnalysis = { uri, index, summary: null, version: request.version };
+    // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
+    const isProgressive = entry.analysis === null;
+    if (isProgressive) entry.analysis = next;
+    const job = this.client.analyse(
+      {
+        documentKey: uri.toString(),
+        fileName: request.fileName,
+        source: request.source,
+        settings: settings.prof,
+        scorer: settings.scorer,
+        priorityLines: visibleLines(uri),
+      },
+      {
+        onProgress: (done, total) => this.progress.fire({ uri, state: 'running', done, total }),
+        onChunk: (rollouts: readonly RolloutSummary[]) => {
+          index.add(rollouts);
+          if (isProgressive) this.updates.fire({ uri, isFinal: false });
+        },
+      },
+    );
+    entry.cancel = job.cancel;
+    this.progress.fire({ uri, state: 'running', done: 0, total: 0 });
+    job.result.then(
+      (result) => this.finish(entry, next, result.summary),
+      (error: unknown) => this.fail(uri, error),
+    );
+  }
+
+  private finish(entry: Entry, analysis: DocumentAnalysis, summary: AnalysisSummary): void {
+    entry.cancel = undefined;
+    analysis.summary = summary;
+    entry.analysis = analysis;
+    this.updates.fire({ uri: analysis.uri, isFinal: true });
+    this.progress.fire({ uri: analysis.uri, state: 'done', done: summary.rolloutCount, total: summary.rolloutCount });
+  }
+
+  private fail(uri: vscode.Uri, error: unknown): void {
+    if (error instanceof CancelledError) return;
+    const message = error instanceof Error ? error.message : String(error);
+    this.progress.fire({ uri, state: 'failed', done: 0, total: 0, message });
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Every command the extension contributes, declared once; a unit test checks them against
+ * package.json.
+ */
+export const commandIds = {
+  nextLowStep: 'profLens.nextLowStep',
+  previousLowStep: 'profLens.previousLowStep',
+  nextFalsePositive: 'profLens.nextFalsePositive',
+  nextGroup: 'profLens.nextGroup',
+  openRolloutView: 'profLens.openRolloutView',
+  openGroupView: 'profLens.openGroupView',
+  toggleDecorations: 'profLens.toggleDecorations',
+  chooseScorer: 'profLens.chooseScorer',
+  rescore: 'profLens.rescoreFile',
+  cancelAnalysis: 'profLens.cancelAnalysis',
+  openLargeFile: 'profLens.openLargeFile',
+} as const;
+
+/** Arguments of the Rollout View commands when they come from a hover or CodeLens link. */
+export interface RolloutTarget {
+  source: string;
+  rolloutId: number;
+}
+
+/** Checks an argument received from a command link. */
+export function isRolloutTarget(value: unknown): value is RolloutTarget {
+  if (typeof value !== 'object' || value === null) return false;
+  const { source, rolloutId } = value as Record<string, unknown>;
+  return typeof source === 'string' && typeof rolloutId === 'number';
+}

@@ -1,0 +1,100 @@
+/**
+ * Registers every command in `commandIds`.
+ */
+import * as vscode from 'vscode';
+import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import type { AnalysisStore } from './analysisStore';
+import { commandIds, isRolloutTarget, type RolloutTarget } from './commandIds';
+import { openLargeFile } from './largeFile';
+import { navigate } from './navigation';
+import { ROLLOUT_VIEW_SCHEME, rolloutViewUri, type RolloutViewProvider } from './rolloutView';
+import { settingIds } from './settingIds';
+
+/** What the commands act on. */
+export interface CommandDeps {
+  store: AnalysisStore;
+  views: RolloutViewProvider;
+}
+
+const SCORER_DESCRIPTIONS: Record<ScorerChoice, string> = {
+  auto: 'Step scores from the file where present, else the embedded checker',
+  file: 'Only the step scores stored in the file',
+  checker: 'The embedded arithmetic and algebra checker (no model)',
+};
+
+/** The rollout under the cursor of the active editor (raw file or Rollout View). */
+function targetAtCursor(deps: CommandDeps): RolloutTarget | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const { document, selection } = editor;
+  if (document.uri.scheme === ROLLOUT_VIEW_SCHEME) {
+    const hit = deps.views.hitAt(document.uri, selection.active.line);
+    return hit && { source: hit.source.toString(), rolloutId: hit.rollout.id };
+  }
+  const index = deps.store.get(document.uri)?.index;
+  const position = { line: selection.active.line + 1, character: selection.active.character };
+  const rollout = index?.stepAt(position)?.rollout ?? index?.onLine(position.line)[0];
+  return rollout && { source: document.uri.toString(), rolloutId: rollout.id };
+}
+
+async function openView(deps: CommandDeps, arg: unknown, isGroup: boolean): Promise<void> {
+  const target = isRolloutTarget(arg) ? arg : targetAtCursor(deps);
+  if (!target) {
+    void vscode.window.showInformationMessage('Put the cursor on an analysed rollout first.');
+    return;
+  }
+  const source = vscode.Uri.parse(target.source);
+  const index = deps.store.get(source)?.index;
+  const rollout = index?.byRolloutId(target.rolloutId);
+  if (!index || !rollout) return;
+  const ids = isGroup ? index.group(rollout.group).map((r) => r.id) : [rollout.id];
+  const title = isGroup ? `group of rollout ${rollout.id + 1}` : `rollout ${rollout.id + 1}`;
+  const document = await vscode.workspace.openTextDocument(rolloutViewUri(source, ids, title));
+  await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+}
+
+async function chooseScorer(): Promise<void> {
+  const picked = await vscode.window.showQuickPick(
+    SCORER_CHOICES.map((choice) => ({ label: choice, description: SCORER_DESCRIPTIONS[choice] })),
+    { title: 'PROF Lens: step scorer' },
+  );
+  if (!picked) return;
+  const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await vscode.workspace.getConfiguration().update(settingIds.scorer, picked.label, target);
+}
+
+async function toggleDecorations(): Promise<void> {
+  const config = vscode.workspace.getConfiguration();
+  const isEnabled = config.get<boolean>(settingIds.decorationsEnabled) ?? true;
+  await config.update(settingIds.decorationsEnabled, !isEnabled, vscode.ConfigurationTarget.Global);
+}
+
+function rescore(store: AnalysisStore): void {
+  const document = vscode.window.activeTextEditor?.document;
+  if (!document) return;
+  if (store.get(document.uri)?.version === -1) store.analyseFile(document.uri);
+  else store.analyseDocument(document);
+}
+
+/** Registers the commands; the returned disposables belong to the caller. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { store, views } = deps;
+  const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, run);
+  return [
+    register(commandIds.nextLowStep, () => navigate(store, views, 'nextLowStep')),
+    register(commandIds.previousLowStep, () => navigate(store, views, 'previousLowStep')),
+    register(commandIds.nextFalsePositive, () => navigate(store, views, 'nextFalsePositive')),
+    register(commandIds.nextGroup, () => navigate(store, views, 'nextGroup')),
+    register(commandIds.openRolloutView, (arg) => openView(deps, arg, false)),
+    register(commandIds.openGroupView, (arg) => openView(deps, arg, true)),
+    register(commandIds.toggleDecorations, toggleDecorations),
+    register(commandIds.chooseScorer, chooseScorer),
+    register(commandIds.rescore, () => rescore(store)),
+    register(commandIds.cancelAnalysis, () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      if (uri) store.cancel(uri);
+    }),
+    register(commandIds.openLargeFile, () => openLargeFile(deps)),
+  ];
+}

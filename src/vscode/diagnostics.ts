@@ -1,0 +1,133 @@
+/**
+ * The Problems panel: suspected false positives (warning, with the rule that fired), unreadable
+ * lines (error), penalised step counts (information), and the reader's other findings. Each
+ * rollout entry points to the other rollouts of its group.
+ */
+import * as vscode from 'vscode';
+import type { Diagnostic as FileDiagnostic } from '../core/model';
+import type { RolloutSummary } from '../protocol/analysis';
+import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
+import { formatScore, penaltyText, weakestStep } from './presentation';
+
+/** Delay before publishing, so the event loop serves other work between painting and this. */
+const PUBLISH_DELAY_MS = 60;
+
+/** Rollouts examined between yields to the event loop. */
+const YIELD_EVERY = 2_000;
+
+/** Related entries per problem: enough to find the group without flooding the panel. */
+const MAX_RELATED = 7;
+
+const SEVERITY: Record<FileDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** Publishes each analysed document's problems; owns the diagnostic collection. */
+export class ProblemsPublisher implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('PROF Lens');
+  private readonly subscription: vscode.Disposable;
+  private readonly generations = new Map<string, number>();
+
+  constructor(
+    store: AnalysisStore,
+    private readonly maxProblems: () => number,
+  ) {
+    this.subscription = store.onDidUpdate((update) => {
+      if (!update.isFinal) return;
+      // After the decorations and the overview ruler: Problems can wait, the visible lines cannot.
+      setTimeout(() => {
+        const analysis = store.get(update.uri);
+        if (analysis) void this.publish(analysis);
+        else this.collection.delete(update.uri);
+      }, PUBLISH_DELAY_MS);
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.collection.dispose();
+  }
+
+  /** Builds the problems a slice at a time, yielding between slices; a newer analysis abandons it. */
+  private async publish(analysis: DocumentAnalysis): Promise<void> {
+    const { summary, index, uri } = analysis;
+    const key = uri.toString();
+    const generation = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, generation);
+    // A JSON file with no rollouts (a settings file, a schema) is not ours to complain about.
+    if (!summary || index.size === 0) {
+      this.collection.delete(uri);
+      return;
+    }
+    const max = this.maxProblems();
+    const problems: vscode.Diagnostic[] = summary.diagnostics.slice(0, max).map((d) => fromFile(d));
+    const rollouts = index.all;
+    for (let i = 0; i < rollouts.length && problems.length < max; i++) {
+      const rollout = rollouts[i] as RolloutSummary;
+      if (rollout.falsePositive.suspected) problems.push(this.falsePositive(analysis, rollout));
+      if (rollout.decision.penalised) problems.push(this.penalised(analysis, rollout));
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.generations.get(key) !== generation) return;
+      }
+    }
+    this.collection.set(uri, problems.slice(0, max));
+  }
+
+  private falsePositive(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.Diagnostic {
+    const weakest = weakestStep(rollout);
+    const step = rollout.firstLowStep ?? weakest?.step ?? null;
+    const span = step === null ? undefined : rollout.rawSteps?.[step];
+    const range = span
+      ? new vscode.Range(rollout.line - 1, span.start, rollout.line - 1, span.end)
+      : lineRange(rollout.line);
+    const detail = weakest ? `, weakest step ${weakest.step + 1} scores ${formatScore(weakest.score)}` : '';
+    const problem = new vscode.Diagnostic(
+      range,
+      `Suspected false positive: correct answer${detail} (rules: ${rollout.falsePositive.rules.join(', ')})`,
+      vscode.DiagnosticSeverity.Warning,
+    );
+    problem.code = rollout.falsePositive.rules[0] ?? 'false-positive';
+    problem.source = 'PROF Lens';
+    problem.relatedInformation = related(analysis, rollout);
+    return problem;
+  }
+
+  private penalised(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.Diagnostic {
+    const settings = analysis.summary?.settings;
+    const text = settings ? penaltyText(rollout, settings) : `H = ${rollout.decision.steps}`;
+    const problem = new vscode.Diagnostic(
+      lineRange(rollout.line),
+      `Step-count penalty: ${text}; PROF ranks this rollout last in its group`,
+      vscode.DiagnosticSeverity.Information,
+    );
+    problem.code = 'step-penalty';
+    problem.source = 'PROF Lens';
+    problem.relatedInformation = related(analysis, rollout);
+    return problem;
+  }
+}
+
+function lineRange(line: number): vscode.Range {
+  return new vscode.Range(line - 1, 0, line - 1, 0);
+}
+
+function fromFile(d: FileDiagnostic): vscode.Diagnostic {
+  const range = new vscode.Range(d.line - 1, d.start ?? 0, d.line - 1, d.end ?? d.start ?? 0);
+  const problem = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+  problem.code = d.code;
+  problem.source = 'PROF Lens';
+  return problem;
+}
+
+function related(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.DiagnosticRelatedInformation[] {
+  return analysis.index.group(rollout.group)
+    .filter((other) => other.id !== rollout.id)
+    .slice(0, MAX_RELATED)
+    .map((other) => new vscode.DiagnosticRelatedInformation(
+      new vscode.Location(analysis.uri, lineRange(other.line)),
+      `same group: ${other.outcome.kind}, ${other.decision.kept ? 'kept' : 'not kept'} (${other.decision.reason})`,
+    ));
+}

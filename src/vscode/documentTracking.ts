@@ -1,0 +1,27 @@
+/**
+ * Keeps analyses in step with the editor: analyse rollout files when opened and after edits
+ * (debounced), forget them when closed, redo them all when a PROF Lens setting changes.
+ */
+import * as vscode from 'vscode';
+import { isRolloutDocument, type AnalysisStore } from './analysisStore';
+import type { LiveSettings } from './settings';
+
+/** Subscribes to document events; the returned disposables belong to the caller. */
+export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vscode.Disposable[] {
+  for (const document of vscode.workspace.textDocuments) store.analyseDocument(document);
+  return [
+    vscode.workspace.onDidOpenTextDocument((document) => store.analyseDocument(document)),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length === 0 || !isRolloutDocument(event.document)) return;
+      store.schedule(event.document, settings.current.debounceMs);
+    }),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      if (store.get(document.uri)?.version !== -1) store.forget(document.uri);
+    }),
+    settings.onDidChange(() => {
+      for (const document of vscode.workspace.textDocuments) {
+        if (isRolloutDocument(document)) store.schedule(document, 50);
+      }
+    }),
+  ];
+}

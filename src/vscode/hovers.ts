@@ -1,0 +1,65 @@
+/**
+ * Hovers on steps and rollouts, in raw rollout files and in the Rollout View.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import type { RolloutSummary } from '../protocol/analysis';
+import type { AnalysisStore } from './analysisStore';
+import { commandIds } from './commandIds';
+import { hoverMarkdown } from './hoverText';
+import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
+
+/** Documents with hovers: rollout files and Rollout Views. */
+export const ROLLOUT_SELECTOR: vscode.DocumentSelector = [
+  { language: 'jsonl' },
+  { language: 'json' },
+  { scheme: ROLLOUT_VIEW_SCHEME },
+];
+
+interface Target {
+  source: vscode.Uri;
+  rollout: RolloutSummary;
+  step: number | null;
+  range?: vscode.Range;
+}
+
+/** Answers hovers from the latest analysis, never by analysing on demand. */
+export class RolloutHoverProvider implements vscode.HoverProvider {
+  constructor(
+    private readonly store: AnalysisStore,
+    private readonly views: RolloutViewProvider,
+  ) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const target = document.uri.scheme === ROLLOUT_VIEW_SCHEME
+      ? this.views.hitAt(document.uri, position.line)
+      : this.rawTarget(document, position);
+    if (!target) return undefined;
+    const analysis = this.store.get(target.source);
+    const group = analysis?.index.group(target.rollout.group) ?? [target.rollout];
+    const markdown = new vscode.MarkdownString(hoverMarkdown({
+      rollout: target.rollout,
+      step: target.step,
+      group,
+      settings: analysis?.summary?.settings ?? DEFAULT_SETTINGS,
+      source: target.source.toString(),
+      commands: { openRollout: commandIds.openRolloutView, openGroup: commandIds.openGroupView },
+    }));
+    markdown.isTrusted = { enabledCommands: [commandIds.openRolloutView, commandIds.openGroupView] };
+    return new vscode.Hover(markdown, 'range' in target ? target.range : undefined);
+  }
+
+  private rawTarget(document: vscode.TextDocument, position: vscode.Position): Target | undefined {
+    const analysis = this.store.get(document.uri);
+    if (!analysis || analysis.version !== document.version) return undefined;
+    const hit = analysis.index.stepAt({ line: position.line + 1, character: position.character });
+    if (hit) {
+      const range = new vscode.Range(position.line, hit.start, position.line, hit.end);
+      return { source: document.uri, rollout: hit.rollout, step: hit.step, range };
+    }
+    // Anywhere else on a single-rollout line: the rollout as a whole.
+    const onLine = analysis.index.onLine(position.line + 1);
+    const only = onLine[0];
+    return onLine.length === 1 && only ? { source: document.uri, rollout: only, step: null } : undefined;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Exporting from a panel or a command: ask where to save, take the decisions again when what-if
+ * settings are given, write the kept rollouts or the decision lines. The input is never written.
+ */
+import * as vscode from 'vscode';
+import { resolveSettings } from '../../core/settings';
+import type { RolloutSummary } from '../../protocol/analysis';
+import type { DecisionFormat, ExportResult, WhatIfSettings } from '../../protocol/panel';
+import type { AnalysisStore } from '../analysisStore';
+import { decideFile, decisionsCsv, decisionsJsonl, keptBytes } from './exportFiles';
+
+/** Which export, of which file, under which settings (null: as analysed). */
+export interface ExportJob {
+  source: vscode.Uri;
+  settings: WhatIfSettings | null;
+  /** `kept`, or decisions in a format; `auto` picks the format from the chosen file name. */
+  what: 'kept' | DecisionFormat | 'auto';
+}
+
+type Store = Pick<AnalysisStore, 'get'>;
+
+function defaultTarget(source: vscode.Uri, what: ExportJob['what']): vscode.Uri | undefined {
+  if (source.scheme !== 'file') return undefined;
+  const stem = source.path.replace(/\.[^./]*$/, '');
+  const suffix = what === 'kept' ? '.kept.jsonl' : what === 'csv' ? '.decisions.csv' : '.decisions.jsonl';
+  return source.with({ path: stem + suffix });
+}
+
+function filters(what: ExportJob['what']): Record<string, string[]> {
+  if (what === 'kept') return { 'JSON Lines': ['jsonl'] };
+  if (what === 'csv') return { CSV: ['csv'] };
+  if (what === 'jsonl') return { 'JSON Lines': ['jsonl'] };
+  return { 'JSON Lines': ['jsonl'], CSV: ['csv'] };
+}
+
+/** The file's text as it was analysed: the open document when it is edited, else the file on disk. */
+async function sourceBytes(source: vscode.Uri, analysedVersion: number): Promise<Uint8Array | string> {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString());
+  if (analysedVersion !== -1 && document && document.version !== analysedVersion) {
+    return 'the file changed since it was analysed; try again when the analysis has caught up';
+  }
+  if (document && (document.isDirty || source.scheme !== 'file')) return new TextEncoder().encode(document.getText());
+  return vscode.workspace.fs.readFile(source);
+}
+
+async function contents(job: ExportJob, rollouts: readonly RolloutSummary[], target: vscode.Uri, version: number): Promise<{ bytes: Uint8Array; lines: number } | string> {
+  if (job.what === 'kept') {
+    const bytes = await sourceBytes(job.source, version);
+    return typeof bytes === 'string' ? bytes : keptBytes(bytes, rollouts, job.source.path);
+  }
+  const format = job.what === 'auto' ? (/\.csv$/i.test(target.path) ? 'csv' : 'jsonl') : job.what;
+  const text = format === 'csv' ? decisionsCsv(rollouts) : decisionsJsonl(rollouts);
+  return { bytes: new TextEncoder().encode(text), lines: rollouts.length };
+}
+
+/** Runs an export end to end; the result says what happened, in words for the panel. */
+export async function runExport(store: Store, job: ExportJob): Promise<ExportResult> {
+  const analysis = store.get(job.source);
+  if (!analysis?.summary) return { status: 'failed', message: 'the file has not been analysed yet' };
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: defaultTarget(job.source, job.what),
+    filters: filters(job.what),
+    title: job.what === 'kept' ? 'Save the rollouts PROF keeps' : 'Save PROF decisions',
+  });
+  if (!target) return { status: 'cancelled' };
+  if (target.toString() === job.source.toString()) return { status: 'failed', message: 'the output must not be the input file (the input is never modified)' };
+  try {
+    const analysed = analysis.index.all;
+    const rollouts = job.settings ? decideFile(analysed, resolveSettings({ ...analysis.summary.settings, ...job.settings })) : analysed;
+    const output = await contents(job, rollouts, target, analysis.version);
+    if (typeof output === 'string') return { status: 'failed', message: output };
+    await vscode.workspace.fs.writeFile(target, output.bytes);
+    return { status: 'saved', path: target.scheme === 'file' ? target.fsPath : target.toString(), lines: output.lines };
+  } catch (error) {
+    return { status: 'failed', message: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The panel's exports, byte for byte what `prof-lens filter` writes: kept rollouts as the original
+ * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
+ * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
+ */
+import { adaptRecord } from '../../core/formats';
+import { decideAll } from '../../core/groups';
+import { parseLenient } from '../../core/lenientJson';
+import { keepResponses } from '../../core/rawEdit';
+import { readText } from '../../core/reader';
+import type { ProfSettings } from '../../core/settings';
+import type { RolloutSummary } from '../../protocol/analysis';
+import { groupLabels, rankScores } from './panelData';
+
+/** The rollouts with their decisions taken again under `settings`, in the same order. */
+export function decideFile(rollouts: readonly RolloutSummary[], settings: ProfSettings): RolloutSummary[] {
+  const members = rollouts.map((r) => ({
+    id: r.id,
+    group: r.group,
+    correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
+    nonBinary: r.outcome.kind === 'non-binary',
+    scores: rankScores(r),
+  }));
+  const decided = decideAll(members, settings);
+  return rollouts.map((r, i) => ({
+    ...r,
+    decision: decided.decisions[i] ?? r.decision,
+    falsePositive: decided.falsePositives[i] ?? r.falsePositive,
+    firstLowStep: decided.firstLowSteps[i] ?? null,
+  }));
+}
+
+/** One decision line (DESIGN §8), with the CLI's field order. */
+function decisionRecord(r: RolloutSummary, group: string): Record<string, unknown> {
+  const d = r.decision;
+  return {
+    line: r.line,
+    index: r.index,
+    group,
+    correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
+    steps: d.steps,
+    stepScores: r.stepScores,
+    score: d.score,
+    consistency: d.consistency,
+    penalised: d.penalised,
+    kept: d.kept,
+    reason: d.reason,
+    firstLowStep: r.firstLowStep,
+    suspectedFalsePositive: r.falsePositive.suspected,
+    falsePositiveRules: r.falsePositive.rules,
+  };
+}
+
+function records(rollouts: readonly RolloutSummary[]): Record<string, unknown>[] {
+  const labels = groupLabels(rollouts);
+  return rollouts.map((r) => decisionRecord(r, labels.get(r.group) ?? ''));
+}
+
+/** Decision lines as JSONL, the same text as `prof-lens filter --decisions`. */
+export function decisionsJsonl(rollouts: readonly RolloutSummary[]): string {
+  return records(rollouts).map((record) => JSON.stringify(record) + '\n').join('');
+}
+
+/**
+ * A CSV cell (RFC 4180). Text cells that a spreadsheet would run as a formula get a leading
+ * apostrophe: group ids come from the file and are not trusted.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return csvCell(value.map((v) => (v === null ? '' : String(v))).join(' '));
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Decision lines as CSV with a header row; list fields are space-separated. */
+export function decisionsCsv(rollouts: readonly RolloutSummary[]): string {
+  const rows = records(rollouts);
+  const columns = Object.keys(decisionRecord(rollouts[0] ?? emptyRollout(), ''));
+  const lines = [columns.join(','), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(','))];
+  return lines.map((l) => l + '\r\n').join('');
+}
+
+function emptyRollout(): RolloutSummary {
+  return {
+    id: 0, line: 0, index: 0, group: '', gold: null, rawSteps: null, stepScores: [], stepNotes: [], scorer: '',
+    outcome: { kind: 'unknown', source: 'none' }, firstLowStep: null, falsePositive: { suspected: false, rules: [] },
+    decision: { id: 0, kept: false, reason: 'not-ranked-no-outcome', steps: 0, score: null, consistency: null, penalised: false, rank: null },
+  };
+}
+
+/** The kept rollouts' lines and how many lines that is. */
+export interface KeptOutput {
+  bytes: Uint8Array;
+  lines: number;
+}
+
+/** The line as `filter` writes it: whole when all its rollouts are kept, trimmed when some are, null when none. */
+function keptText(raw: string, rollouts: readonly RolloutSummary[] | undefined): string | null {
+  if (!rollouts || rollouts.length === 0) return null;
+  const kept = new Set(rollouts.filter((r) => r.decision.kept).map((r) => r.index));
+  if (kept.size === 0) return null;
+  if (kept.size === rollouts.length) return raw;
+  const parsed = parseLenient(raw);
+  if (!parsed.ok) return null;
+  const drafts = adaptRecord({ line: 0, raw, value: parsed.value }).drafts;
+  const first = drafts[0]?.responsePath;
+  if (!first) return raw;
+  const isKeyed = first.length === 2 && first[1] === 'solution';
+  return isKeyed
+    ? keepResponses(raw, kept, { keyedMembers: drafts.map((d) => String(d.responsePath?.[0])) })
+    : keepResponses(raw, kept, { responsesKey: String(first[0]) });
+}
+
+function byLine(rollouts: readonly RolloutSummary[]): Map<number, RolloutSummary[]> {
+  const lines = new Map<number, RolloutSummary[]>();
+  for (const r of rollouts) {
+    const list = lines.get(r.line);
+    if (list) list.push(r);
+    else lines.set(r.line, [r]);
+  }
+  return lines;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** Kept rollouts of a file given as its bytes (`.json` arrays become one JSONL line per kept element). */
+export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[], fileName: string): KeptOutput {
+  const lines = byLine(rollouts);
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder('utf-8');
+  const chunks: Uint8Array[] = [];
+  if (/\.json$/i.test(fileName)) {
+    for (const record of readText(decoder.decode(bytes), fileName).records) {
+      if (lines.get(record.line)?.some((r) => r.decision.kept)) chunks.push(encoder.encode(JSON.stringify(record.value) + '\n'));
+    }
+    return { bytes: concat(chunks), lines: chunks.length };
+  }
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline === -1 ? bytes.length : newline + 1;
+    let from = start;
+    if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = 3;
+    let to = newline === -1 ? bytes.length : newline;
+    if (to > from && bytes[to - 1] === 13) to--;
+    const raw = decoder.decode(bytes.subarray(from, to));
+    const text = keptText(raw, lines.get(line));
+    if (text !== null) chunks.push(text === raw ? bytes.subarray(start, end) : encoder.encode(text + '\n'));
+    start = end;
+  }
+  return { bytes: concat(chunks), lines: chunks.length };
+}

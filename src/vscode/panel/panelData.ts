@@ -1,0 +1,121 @@
+/**
+ * What the panels are sent, built from the host's rollout summaries, the texts fetched from the
+ * analysis worker and the file's report. Pure (no `vscode` import), so it is unit-tested directly.
+ */
+import type { ProfSettings } from '../../core/settings';
+import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
+import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings } from '../../protocol/panel';
+
+/** Step texts longer than this are shortened in the panel (the editor shows them whole). */
+export const MAX_STEP_CHARS = 4_000;
+/** The dashboard lists at most this many suspected false positives. */
+export const MAX_LISTED_FALSE_POSITIVES = 500;
+
+/** The settings a panel needs, out of everything the analysis ran with. */
+export function panelSettings(settings: ProfSettings): PanelSettings {
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules } = settings;
+  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules: [...falsePositiveRules] };
+}
+
+/**
+ * Readable group ids, as `prof-lens filter --decisions` writes them: the file's uid/group id when
+ * the key is one, else `g<n>` in order of first appearance.
+ */
+export function groupLabels(rollouts: readonly Pick<RolloutSummary, 'group'>[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const r of rollouts) {
+    if (labels.has(r.group)) continue;
+    const keyed = /^(uid|group|group_id|prompt_id|problem_id|id)=(.*)$/s.exec(r.group);
+    labels.set(r.group, keyed && !r.group.includes('\u0000') ? (keyed[2] as string) : `g${labels.size + 1}`);
+  }
+  return labels;
+}
+
+/** Step scores as the filter reads them: null when no scorer could score the rollout. */
+export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'decision'>): (number | null)[] | null {
+  return r.decision.reason === 'not-ranked-no-scores' ? null : r.stepScores;
+}
+
+function shorten(text: string): string {
+  return text.length > MAX_STEP_CHARS ? `${text.slice(0, MAX_STEP_CHARS)} … (${text.length - MAX_STEP_CHARS} more characters)` : text;
+}
+
+function groupRow(r: RolloutSummary, detail: RolloutDetail | undefined): GroupRow {
+  const steps = detail ? detail.steps.map((s) => shorten(s.text)) : [];
+  return {
+    id: r.id,
+    line: r.line,
+    index: r.index,
+    outcome: r.outcome.kind,
+    extracted: r.outcome.extracted ?? null,
+    stepScores: rankScores(r),
+    decision: r.decision,
+    falsePositive: r.falsePositive,
+    firstLowStep: r.firstLowStep,
+    scorer: r.scorer,
+    steps: steps.length === 0 && detail && detail.response.trim() !== '' ? [shorten(detail.response)] : steps,
+  };
+}
+
+/** What the group view needs to show one group. */
+export interface GroupInput {
+  source: string;
+  fileLabel: string;
+  groupLabel: string;
+  members: readonly RolloutSummary[];
+  details: readonly RolloutDetail[];
+  summary: Pick<AnalysisSummary, 'settings'>;
+}
+
+/** The group view's data; rows in file order (the webview orders them). */
+export function groupData(input: GroupInput): GroupData {
+  const byId = new Map(input.details.map((d) => [d.id, d]));
+  const first = input.members[0];
+  const firstDetail = first ? byId.get(first.id) : undefined;
+  return {
+    source: input.source,
+    fileLabel: input.fileLabel,
+    group: first?.group ?? '',
+    groupLabel: input.groupLabel,
+    prompt: firstDetail?.prompt ?? '',
+    gold: first?.gold ?? null,
+    rows: input.members.map((r) => groupRow(r, byId.get(r.id))),
+    settings: panelSettings(input.summary.settings),
+  };
+}
+
+function weakest(scores: readonly (number | null)[]): number | null {
+  const numbers = scores.filter((s): s is number => s !== null && Number.isFinite(s));
+  return numbers.length ? Math.min(...numbers) : null;
+}
+
+/** What the dashboard needs. */
+export interface DashboardInput {
+  source: string;
+  fileLabel: string;
+  rollouts: readonly RolloutSummary[];
+  summary: Pick<AnalysisSummary, 'settings' | 'report' | 'scorer'>;
+}
+
+/** The dashboard's data: the report plus the list of suspected false positives. */
+export function dashboardData(input: DashboardInput): DashboardData {
+  const labels = groupLabels(input.rollouts);
+  const suspects = input.rollouts.filter((r) => r.falsePositive.suspected);
+  const falsePositives: FalsePositiveEntry[] = suspects.slice(0, MAX_LISTED_FALSE_POSITIVES).map((r) => ({
+    id: r.id,
+    line: r.line,
+    index: r.index,
+    groupLabel: labels.get(r.group) ?? '',
+    weakest: weakest(r.stepScores),
+    rules: [...r.falsePositive.rules],
+  }));
+  return {
+    source: input.source,
+    fileLabel: input.fileLabel,
+    report: input.summary.report,
+    settings: panelSettings(input.summary.settings),
+    scorerLabel: input.summary.scorer.label,
+    falsePositives,
+    falsePositiveTotal: suspects.length,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The PROF panels as one feature: the commands that open them and export, the serializers that
+ * bring them back after a reload, refreshing when an analysis finishes, and the group view
+ * following the cursor from group to group. The extension wires it with one call.
+ */
+import * as vscode from 'vscode';
+import { isPanelState } from '../../protocol/panel';
+import type { AnalysisClient } from '../analysisClient';
+import type { AnalysisStore } from '../analysisStore';
+import { isRolloutTarget } from '../commandIds';
+import { ROLLOUT_VIEW_SCHEME, rolloutViewUri } from '../rolloutView';
+import { runExport } from './exportActions';
+import { PANEL_VIEW_TYPES, PanelHost, webviewOptions, type PanelKind, type PanelTarget } from './panelHost';
+
+/** Every command the panels contribute. */
+export const panelCommandIds = {
+  showGroup: 'profLens.showGroup',
+  showDashboard: 'profLens.showDashboard',
+  exportKept: 'profLens.exportKept',
+  exportDecisions: 'profLens.exportDecisions',
+} as const;
+
+/** What the panels need from the extension. */
+export interface PanelFeatureDeps {
+  extensionUri: vscode.Uri;
+  store: Pick<AnalysisStore, 'get' | 'onDidUpdate'>;
+  client: Pick<AnalysisClient, 'details'>;
+}
+
+/** Puts the cursor on a rollout in its file, or in the Rollout View for a file read from disk. */
+async function revealRollout(store: PanelFeatureDeps['store'], source: vscode.Uri, rolloutId: number): Promise<void> {
+  const analysis = store.get(source);
+  const rollout = analysis?.index.byRolloutId(rolloutId);
+  if (!analysis || !rollout) return;
+  if (analysis.version === -1) {
+    const view = await vscode.workspace.openTextDocument(rolloutViewUri(source, [rollout.id], `rollout ${rollout.id + 1}`));
+    await vscode.window.showTextDocument(view, { preview: false, viewColumn: vscode.ViewColumn.One });
+    return;
+  }
+  const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === source.toString());
+  const document = visible?.document ?? await vscode.workspace.openTextDocument(source);
+  const editor = await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false });
+  const line = rollout.line - 1;
+  const spans = rollout.rawSteps ?? [];
+  const range = spans.length > 0
+    ? new vscode.Range(line, spans[0]!.start, line, spans[spans.length - 1]!.end)
+    : new vscode.Range(line, 0, line, 0);
+  editor.selection = new vscode.Selection(range.start, range.start);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** The rollout under the cursor of the active rollout file, or the file itself. */
+function targetAtCursor(store: PanelFeatureDeps['store']): PanelTarget | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme === ROLLOUT_VIEW_SCHEME) return undefined;
+  const analysis = store.get(editor.document.uri);
+  if (!analysis) return undefined;
+  const rollout = analysis.index.onLine(editor.selection.active.line + 1)[0];
+  return { source: editor.document.uri, rolloutId: rollout?.id ?? null };
+}
+
+function targetOf(store: PanelFeatureDeps['store'], arg: unknown): PanelTarget | undefined {
+  if (isRolloutTarget(arg)) return { source: vscode.Uri.parse(arg.source), rolloutId: arg.rolloutId };
+  if (arg instanceof vscode.Uri) return { source: arg, rolloutId: null };
+  return targetAtCursor(store);
+}
+
+/** Owns the two panels (at most one of each). */
+class Panels implements vscode.Disposable {
+  private readonly open = new Map<PanelKind, PanelHost>();
+  private followTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly deps: PanelFeatureDeps) {}
+
+  show(kind: PanelKind, target: PanelTarget): void {
+    const existing = this.open.get(kind);
+    if (existing) return existing.show(target);
+    const title = kind === 'group' ? 'PROF group' : 'PROF dashboard';
+    // The two panels share a column, so opening one from the other does not split the editor again.
+    const sibling = this.open.get(kind === 'group' ? 'dashboard' : 'group')?.panel.viewColumn;
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPES[kind], title, { viewColumn: sibling ?? vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.deps.extensionUri));
+    this.adopt(kind, panel, target);
+  }
+
+  adopt(kind: PanelKind, panel: vscode.WebviewPanel, target: PanelTarget): void {
+    this.open.get(kind)?.dispose();
+    const host = new PanelHost(panel, kind, target, {
+      ...this.deps,
+      reveal: (source, rolloutId) => revealRollout(this.deps.store, source, rolloutId),
+      open: (other, next) => this.show(other, next),
+    });
+    this.open.set(kind, host);
+    host.onDidDispose(() => {
+      if (this.open.get(kind) === host) this.open.delete(kind);
+    });
+  }
+
+  /** A finished analysis: panels showing that file send their data again. */
+  refresh(uri: vscode.Uri): void {
+    for (const host of this.open.values()) if (host.source.toString() === uri.toString()) host.refresh();
+  }
+
+  /** The cursor moved: the group view follows it to another group of an analysed file. */
+  follow(editor: vscode.TextEditor): void {
+    const host = this.open.get('group');
+    if (!host?.panel.visible) return;
+    clearTimeout(this.followTimer);
+    this.followTimer = setTimeout(() => {
+      const analysis = this.deps.store.get(editor.document.uri);
+      const rollout = analysis?.index.onLine(editor.selection.active.line + 1)[0];
+      if (!rollout || (host.source.toString() === editor.document.uri.toString() && rollout.group === host.shownGroup)) return;
+      host.show({ source: editor.document.uri, rolloutId: rollout.id }, false);
+    }, 200);
+  }
+
+  dispose(): void {
+    clearTimeout(this.followTimer);
+    for (const host of [...this.open.values()]) host.dispose();
+    this.open.clear();
+  }
+}
+
+function serializer(panels: Panels, kind: PanelKind): vscode.WebviewPanelSerializer {
+  return {
+    deserializeWebviewPanel: async (panel, state) => {
+      if (!isPanelState(state) || state.view !== kind) {
+        panel.dispose();
+        return;
+      }
+      panels.adopt(kind, panel, { source: vscode.Uri.parse(state.source), rolloutId: state.rolloutId });
+    },
+  };
+}
+
+async function exportFromCommand(deps: PanelFeatureDeps, arg: unknown, what: 'kept' | 'auto'): Promise<void> {
+  const target = targetOf(deps.store, arg);
+  if (!target) {
+    void vscode.window.showInformationMessage('Open an analysed rollout file first.');
+    return;
+  }
+  const result = await runExport(deps.store, { source: target.source, settings: null, what });
+  if (result.status === 'saved') void vscode.window.showInformationMessage(`PROF Lens: saved ${result.lines} lines to ${result.path}`);
+  else if (result.status === 'failed') void vscode.window.showErrorMessage(`PROF Lens: export failed: ${result.message}`);
+}
+
+/** Registers the panels' commands, serializers and listeners; dispose the result to remove them all. */
+export function createPanelFeature(deps: PanelFeatureDeps): vscode.Disposable {
+  const panels = new Panels(deps);
+  const open = (kind: PanelKind) => (arg: unknown): void => {
+    const target = targetOf(deps.store, arg);
+    if (target) panels.show(kind, target);
+    else void vscode.window.showInformationMessage('Open an analysed rollout file and put the cursor on a rollout first.');
+  };
+  return vscode.Disposable.from(
+    panels,
+    vscode.commands.registerCommand(panelCommandIds.showGroup, open('group')),
+    vscode.commands.registerCommand(panelCommandIds.showDashboard, open('dashboard')),
+    vscode.commands.registerCommand(panelCommandIds.exportKept, (arg: unknown) => exportFromCommand(deps, arg, 'kept')),
+    vscode.commands.registerCommand(panelCommandIds.exportDecisions, (arg: unknown) => exportFromCommand(deps, arg, 'auto')),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.group, serializer(panels, 'group')),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.dashboard, serializer(panels, 'dashboard')),
+    deps.store.onDidUpdate((update) => update.isFinal && panels.refresh(update.uri)),
+    vscode.window.onDidChangeTextEditorSelection((event) => panels.follow(event.textEditor)),
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Marks for a raw rollout file: one summary per line (one rollout, or a grouped line's tally) and
+ * the low-score step spans at their exact offsets inside the JSON string.
+ */
+import * as vscode from 'vscode';
+import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
+import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decorations';
+import { fillSummary, groupLineSummary, lineMarkKind, markKind } from './presentation';
+import type { RolloutIndex } from './rolloutIndex';
+
+/** Offsets are into the raw line: exact for JSON Lines, where a record is one line of the file. */
+function hasLineOffsets(document: vscode.TextDocument): boolean {
+  return document.languageId === 'jsonl' || /\.jsonl$/i.test(document.fileName);
+}
+
+/** The raw file's marks, read from the latest analysis. */
+export class RawMarkSource implements MarkSource, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<MarkChange>();
+  readonly onDidChange = this.changes.event;
+  private readonly subscription: vscode.Disposable;
+  /** Whole-file marks per analysis, computed once. */
+  private readonly overviews = new WeakMap<DocumentAnalysis, { size: number; marks: LineMark[] }>();
+
+  constructor(
+    private readonly store: AnalysisStore,
+    private readonly summaryTemplate: () => string,
+  ) {
+    this.subscription = store.onDidUpdate((update) => this.changes.fire(update));
+  }
+
+  /** Asks for a repaint of every analysed document (after a display setting changed). */
+  refresh(): void {
+    for (const uri of this.store.uris()) this.changes.fire({ uri, isFinal: true });
+  }
+
+  marksFor(document: vscode.TextDocument, from: number, to: number): EditorMarks | undefined {
+    const analysis = this.store.get(document.uri);
+    if (!analysis || analysis.index.size === 0) return undefined;
+    const template = this.summaryTemplate();
+    const isExact = hasLineOffsets(document) && analysis.version === document.version;
+    const marks: EditorMarks = { lines: [], lowSteps: [] };
+    for (let line = from; line <= to; line++) {
+      const mark = lineMark(analysis.index, line, template);
+      if (!mark) continue;
+      marks.lines.push(mark);
+      if (isExact) marks.lowSteps.push(...lowStepRanges(analysis.index, document, line));
+    }
+    return marks;
+  }
+
+  overviewFor(document: vscode.TextDocument): LineMark[] | undefined {
+    const analysis = this.store.get(document.uri);
+    if (!analysis || analysis.index.size === 0) return undefined;
+    const cached = this.overviews.get(analysis);
+    if (cached && cached.size === analysis.index.size) return cached.marks;
+    const marks: LineMark[] = [];
+    let lastLine = -1;
+    for (const rollout of analysis.index.all) {
+      if (rollout.line - 1 === lastLine) continue;
+      lastLine = rollout.line - 1;
+      const onLine = analysis.index.onLine(rollout.line);
+      marks.push({ line: lastLine, kind: onLine.length === 1 ? markKind(rollout) : lineMarkKind(onLine) });
+    }
+    this.overviews.set(analysis, { size: analysis.index.size, marks });
+    return marks;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
+}
+
+function lineMark(index: RolloutIndex, line: number, template: string): LineMark | undefined {
+  const rollouts = index.onLine(line + 1);
+  const only = rollouts[0];
+  if (!only) return undefined;
+  if (rollouts.length === 1) return { line, kind: markKind(only), text: fillSummary(template, only) };
+  return { line, kind: lineMarkKind(rollouts), text: groupLineSummary(rollouts) };
+}
+
+function lowStepRanges(index: RolloutIndex, document: vscode.TextDocument, line: number): vscode.Range[] {
+  const steps = index.lowStepsOnLine(line + 1);
+  if (steps.length === 0) return [];
+  const length = document.lineAt(line).text.length;
+  return steps
+    .filter((s) => s.start < length)
+    .map((s) => new vscode.Range(line, s.start, line, Math.min(s.end, length)));
+}

@@ -1,0 +1,92 @@
+/**
+ * Renders rollouts as readable text for the Rollout View: a header per rollout, the prompt, one
+ * block per numbered step, the final answer and the gold. Returns where each piece landed so the
+ * view can carry the raw file's decorations, hovers and navigation. Pure: no `vscode` import.
+ */
+import type { ProfSettings } from '../core/settings';
+import type { RolloutDetail } from '../protocol/analysis';
+import { formatScore, outcomeText, penaltyText, reasonLabel } from './presentation';
+
+/** Where one step's text sits in the rendered document (0-based lines, end exclusive). */
+export interface RenderedStep {
+  step: number;
+  /** The `[k] score` header line. */
+  headerLine: number;
+  startLine: number;
+  endLine: number;
+}
+
+/** Where one rollout sits in the rendered document. */
+export interface RenderedRollout {
+  rolloutId: number;
+  headerLine: number;
+  steps: RenderedStep[];
+}
+
+export interface RenderedView {
+  text: string;
+  rollouts: RenderedRollout[];
+}
+
+/** What the renderer needs besides the rollouts. */
+export interface RenderOptions {
+  fileLabel: string;
+  settings: Pick<ProfSettings, 'threshold' | 'lambda' | 'maxSteps' | 'penalty'>;
+}
+
+class LineWriter {
+  readonly lines: string[] = [];
+  get next(): number {
+    return this.lines.length;
+  }
+  write(...lines: string[]): void {
+    for (const line of lines) this.lines.push(...line.split(/\r?\n/));
+  }
+}
+
+function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOptions): void {
+  const d = rollout.decision;
+  out.write(
+    `# Rollout ${rollout.id + 1} · line ${rollout.line}${rollout.index > 0 ? `, response ${rollout.index + 1}` : ''} · ${options.fileLabel}`,
+    '',
+    `- Outcome: ${outcomeText(rollout)}`,
+    `- PROF: ${reasonLabel(d.reason)} · consistency ${formatScore(d.consistency)} · H = ${d.steps} · penalty ${penaltyText(rollout, options.settings)}`,
+    `- Scorer: ${rollout.scorer}`,
+  );
+  if (rollout.falsePositive.suspected) {
+    out.write(`- ⚠ Suspected false positive (${rollout.falsePositive.rules.join(', ')})`);
+  }
+}
+
+function writeSteps(out: LineWriter, rollout: RolloutDetail, threshold: number): RenderedStep[] {
+  const rendered: RenderedStep[] = [];
+  out.write('', '## Steps', '');
+  rollout.steps.forEach((step, i) => {
+    const score = rollout.stepScores[i];
+    const isLow = typeof score === 'number' && score < threshold;
+    const note = rollout.stepNotes[i];
+    const headerLine = out.next;
+    out.write(`### [${i + 1}/${rollout.steps.length}] score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}`);
+    const startLine = out.next;
+    out.write(step.text.trim() === '' ? '(empty step)' : step.text.trim());
+    rendered.push({ step: i, headerLine, startLine, endLine: out.next });
+    out.write('');
+  });
+  return rendered;
+}
+
+/** Renders one or more rollouts (a group) into one document. */
+export function renderRollouts(rollouts: readonly RolloutDetail[], options: RenderOptions): RenderedView {
+  const out = new LineWriter();
+  const placed: RenderedRollout[] = [];
+  rollouts.forEach((rollout, i) => {
+    if (i > 0) out.write('', '---', '');
+    const headerLine = out.next;
+    writeHeader(out, rollout, options);
+    out.write('', '## Prompt', '', rollout.prompt.trim() || '(no prompt)');
+    const steps = writeSteps(out, rollout, options.settings.threshold);
+    out.write('## Final answer', '', rollout.outcome.extracted ?? '(none extracted)', '', '## Gold', '', rollout.gold ?? '(none)');
+    placed.push({ rolloutId: rollout.id, headerLine, steps });
+  });
+  return { text: out.lines.join('\n') + '\n', rollouts: placed };
+}

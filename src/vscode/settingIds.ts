@@ -1,0 +1,34 @@
+/**
+ * Every `profLens.*` setting id, declared once. No `vscode` import, so a unit test can check them
+ * against package.json.
+ */
+
+/** Every `profLens.*` setting, by area. */
+export const settingIds = {
+  scorer: 'profLens.scoring.scorer',
+  threshold: 'profLens.scoring.lowScoreThreshold',
+  modelPath: 'profLens.scoring.modelPath',
+  endpointUrl: 'profLens.scoring.endpointUrl',
+  split: 'profLens.steps.split',
+  m: 'profLens.prof.m',
+  remove: 'profLens.prof.remove',
+  variant: 'profLens.prof.variant',
+  seed: 'profLens.prof.seed',
+  penalty: 'profLens.prof.penalty',
+  lambda: 'profLens.prof.lambda',
+  maxSteps: 'profLens.prof.maxSteps',
+  aggregate: 'profLens.prof.aggregate',
+  falsePositiveRules: 'profLens.prof.falsePositiveRules',
+  decorationsEnabled: 'profLens.display.decorations',
+  summaryTemplate: 'profLens.display.summaryTemplate',
+  codeLens: 'profLens.display.codeLens',
+  debounceMs: 'profLens.display.debounceMs',
+  maxProblems: 'profLens.display.maxProblems',
+  fields: 'profLens.fields.mapping',
+} as const;
+
+/** Settings that may name files or servers: ignored from an untrusted workspace's settings. */
+export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl];
+
+/** The default end-of-line summary; `{placeholders}` are filled per rollout. */
+export const DEFAULT_SUMMARY_TEMPLATE = '{outcome} {extracted} vs {gold} · weakest {weakest} · {decision}';

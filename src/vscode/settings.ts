@@ -1,0 +1,125 @@
+/**
+ * The extension's settings: ids declared once (a unit test checks them against package.json),
+ * read with validation so a bad value falls back to its default instead of breaking analysis.
+ */
+import * as vscode from 'vscode';
+import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
+import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
+import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
+
+/** Everything the extension reads from settings, validated. */
+export interface ExtensionSettings {
+  prof: Partial<ProfSettings>;
+  scorer: ScorerChoice;
+  threshold: number;
+  isDecorationEnabled: boolean;
+  summaryTemplate: string;
+  isCodeLensEnabled: boolean;
+  debounceMs: number;
+  maxProblems: number;
+  /** Messages about values that were ignored, shown once in the output channel. */
+  problems: string[];
+}
+
+
+function key(id: string): string {
+  return id.slice('profLens.'.length);
+}
+
+function readProf(config: vscode.WorkspaceConfiguration): Partial<ProfSettings> {
+  const get = <T>(id: string): T | undefined => config.get<T>(key(id));
+  const rules = get<string[]>(settingIds.falsePositiveRules);
+  const fields = get<Record<string, string>>(settingIds.fields) ?? {};
+  const prof: Partial<ProfSettings> = {
+    m: get<number>(settingIds.m),
+    remove: get<number | null>(settingIds.remove) ?? null,
+    variant: get<ProfSettings['variant']>(settingIds.variant),
+    seed: get<number>(settingIds.seed),
+    penalty: get<ProfSettings['penalty']>(settingIds.penalty),
+    lambda: get<number>(settingIds.lambda),
+    maxSteps: get<number>(settingIds.maxSteps),
+    aggregate: get<ProfSettings['aggregate']>(settingIds.aggregate),
+    threshold: get<number>(settingIds.threshold),
+    split: get<string>(settingIds.split),
+    falsePositiveRules: rules?.filter((r): r is FalsePositiveRule => FALSE_POSITIVE_RULES.includes(r as FalsePositiveRule)),
+    fields: Object.fromEntries(
+      Object.entries(fields).filter(([role, path]) => (FIELD_ROLES as readonly string[]).includes(role) && typeof path === 'string'),
+    ) as Partial<Record<FieldRole, string>>,
+  };
+  return prof;
+}
+
+/** Keeps only the PROF settings that validate; each rejected one is reported. */
+function validProf(prof: Partial<ProfSettings>, problems: string[]): Partial<ProfSettings> {
+  const accepted: Partial<ProfSettings> = {};
+  for (const [name, value] of Object.entries(prof) as [keyof ProfSettings, unknown][]) {
+    if (value === undefined) continue;
+    const issues = validateSettings(resolveSettings({ [name]: value }));
+    if (issues.length > 0) problems.push(...issues.map((issue) => `${issue} (using the default)`));
+    else (accepted as Record<string, unknown>)[name] = value;
+  }
+  return accepted;
+}
+
+function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+/** Reads and validates the settings for a document (or the window when none is given). */
+export function readSettings(scope?: vscode.ConfigurationScope): ExtensionSettings {
+  const config = vscode.workspace.getConfiguration('profLens', scope);
+  const problems: string[] = [];
+  const prof = validProf(readProf(config), problems);
+  const scorer = config.get<string>(key(settingIds.scorer)) ?? 'auto';
+  const template = config.get<string>(key(settingIds.summaryTemplate));
+  return {
+    prof,
+    scorer: SCORER_CHOICES.includes(scorer as ScorerChoice) ? (scorer as ScorerChoice) : 'auto',
+    threshold: resolveSettings(prof).threshold,
+    isDecorationEnabled: config.get<boolean>(key(settingIds.decorationsEnabled)) ?? true,
+    summaryTemplate: template && template.trim() !== '' ? template : DEFAULT_SUMMARY_TEMPLATE,
+    isCodeLensEnabled: config.get<boolean>(key(settingIds.codeLens)) ?? true,
+    debounceMs: clampInteger(config.get<number>(key(settingIds.debounceMs)), 400, 50, 5_000),
+    maxProblems: clampInteger(config.get<number>(key(settingIds.maxProblems)), 500, 0, 100_000),
+    problems,
+  };
+}
+
+/** True when a configuration change touches any PROF Lens setting. */
+export function affectsProfLens(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration('profLens');
+}
+
+/** The current settings, re-read when any `profLens.*` setting changes. */
+export class LiveSettings implements vscode.Disposable {
+  private value = readSettings();
+  private readonly changes = new vscode.EventEmitter<ExtensionSettings>();
+  private readonly subscription: vscode.Disposable;
+  /** Fires after the settings were re-read. */
+  readonly onDidChange = this.changes.event;
+
+  constructor() {
+    this.reportProblems();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!affectsProfLens(event)) return;
+      this.value = readSettings();
+      this.reportProblems();
+      this.changes.fire(this.value);
+    });
+  }
+
+  get current(): ExtensionSettings {
+    return this.value;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
+
+  private reportProblems(): void {
+    if (this.value.problems.length === 0) return;
+    void vscode.window.showWarningMessage(`PROF Lens settings: ${this.value.problems.join('; ')}`);
+  }
+}

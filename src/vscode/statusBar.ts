@@ -1,0 +1,78 @@
+/**
+ * The status bar item: the scorer in use (with its execution provider) for the active rollout
+ * file, and progress while an analysis runs (click to cancel).
+ */
+import * as vscode from 'vscode';
+import type { AnalysisProgress, AnalysisStore } from './analysisStore';
+import { commandIds } from './commandIds';
+import { ROLLOUT_VIEW_SCHEME } from './rolloutView';
+
+/** Shows what PROF Lens is doing for the file in front of the user. */
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('profLens.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly progress = new Map<string, AnalysisProgress>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly store: AnalysisStore) {
+    this.item.name = 'PROF Lens';
+    this.subscriptions = [
+      store.onDidProgress((event) => {
+        this.progress.set(event.uri.toString(), event);
+        this.update();
+      }),
+      store.onDidUpdate(() => this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+    ];
+    this.update();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.item.dispose();
+  }
+
+  private update(): void {
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document) return this.item.hide();
+    if (document.uri.scheme === ROLLOUT_VIEW_SCHEME) {
+      this.item.text = '$(book) PROF Lens · Rollout View';
+      this.item.tooltip = 'A read-only view of rollouts from a rollout file';
+      this.item.command = undefined;
+      return this.item.show();
+    }
+    const progress = this.progress.get(document.uri.toString());
+    const analysis = this.store.get(document.uri);
+    if (!progress && !analysis) return this.item.hide();
+    if (progress?.state === 'running') {
+      const count = progress.total > 0 ? ` ${progress.done}/${progress.total}` : '…';
+      this.item.text = `$(sync~spin) PROF Lens · scoring${count}`;
+      this.item.tooltip = 'Analysing this rollout file off the editor thread. Click to cancel.';
+      this.item.command = commandIds.cancelAnalysis;
+    } else if (progress?.state === 'failed') {
+      this.item.text = `$(warning) PROF Lens · ${progress.message === 'cancelled' ? 'cancelled' : 'failed'}`;
+      this.item.tooltip = `${progress.message ?? ''}\nClick to analyse again.`;
+      this.item.command = commandIds.rescore;
+    } else {
+      this.describeDone(analysis);
+    }
+    this.item.show();
+  }
+
+  private describeDone(analysis: ReturnType<AnalysisStore['get']>): void {
+    const summary = analysis?.summary;
+    if (!summary) return;
+    const scorer = summary.scorer.provider ? `${summary.scorer.label} (${summary.scorer.provider})` : summary.scorer.label;
+    const r = summary.report;
+    this.item.text = `$(pulse) PROF Lens · ${scorer}`;
+    this.item.tooltip = new vscode.MarkdownString([
+      `**PROF Lens** — scorer: ${scorer}`,
+      '',
+      `${r.rollouts} rollouts in ${r.groups} groups · kept ${r.kept}, dropped ${r.dropped} (${r.notRanked} not ranked)`,
+      '',
+      `${r.suspectedFalsePositives} suspected false positives · ${r.unreadableLines} unreadable lines`,
+      '',
+      `Analysed in ${(summary.durationMs / 1000).toFixed(2)} s. Click to choose the scorer.`,
+    ].join('\n'));
+    this.item.command = commandIds.chooseScorer;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Reads what the editor actually rendered: decorated text runs, the text attached before or after
+ * a line by decorations, and where a piece of text sits on screen.
+ */
+import type { Locator } from 'playwright-core';
+
+/** A run of consecutive characters the editor rendered with one inline style. */
+export interface RenderedRun {
+  text: string;
+  /** Screen position of the run's first character, for hovering. */
+  x: number;
+  y: number;
+}
+
+/**
+ * Runs of text rendered with a dotted underline (the low-score step decoration), in line order.
+ * Spans are split by syntax tokens, so neighbouring decorated spans are joined.
+ */
+export async function dottedRuns(editor: Locator): Promise<RenderedRun[]> {
+  return editor.locator('.view-lines').evaluate((root) => {
+    const lines = [...root.querySelectorAll<HTMLElement>('.view-line')]
+      .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    const runs: { text: string; x: number; y: number }[] = [];
+    for (const line of lines) {
+      let current: { text: string; x: number; y: number } | null = null;
+      for (const span of line.querySelectorAll<HTMLElement>('span > span')) {
+        const style = getComputedStyle(span);
+        const isDotted = style.textDecorationLine.includes('underline') && style.textDecorationStyle === 'dotted';
+        if (!isDotted) {
+          current = null;
+          continue;
+        }
+        if (!current) {
+          const box = span.getBoundingClientRect();
+          current = { text: '', x: box.left, y: box.top + box.height / 2 };
+          runs.push(current);
+        }
+        current.text += (span.textContent ?? '').replace(/\u00a0/g, ' ');
+      }
+    }
+    return runs;
+  });
+}
+
+/** Texts that decorations attach before or after lines (end-of-line summaries), in line order. */
+export async function attachedTexts(editor: Locator): Promise<string[]> {
+  return editor.locator('.view-lines').evaluate((root) => {
+    const lines = [...root.querySelectorAll<HTMLElement>('.view-line')]
+      .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    const texts: string[] = [];
+    for (const line of lines) {
+      for (const span of line.querySelectorAll<HTMLElement>('span[class*="ced-"]')) {
+        for (const pseudo of ['::before', '::after']) {
+          const content = getComputedStyle(span, pseudo).content;
+          if (content && content !== 'none' && content !== 'normal' && content !== '""') {
+            texts.push(JSON.parse(content.replace(/\\([0-9a-f]{1,6}) ?/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))) as string);
+          }
+        }
+      }
+    }
+    return texts;
+  });
+}
+
+/** Text of the editor's CodeLens line items. */
+export async function codeLensTexts(editor: Locator): Promise<string[]> {
+  return editor.locator('.codelens-decoration').allInnerTexts();
+}
+
+/** Screen position of the first occurrence of some text in the rendered lines. */
+export async function textPosition(editor: Locator, needle: string): Promise<{ x: number; y: number } | null> {
+  return editor.locator('.view-lines').evaluate((root, wanted) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? '').replace(/\u00a0/g, ' ');
+      const at = text.indexOf(wanted);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, Math.min(at + 1, text.length));
+      const box = range.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    }
+    return null;
+  }, needle);
+}

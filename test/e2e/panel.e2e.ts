@@ -1,0 +1,243 @@
+/**
+ * The PROF group panel and the file dashboard in a real VS Code: opened from a CodeLens, the
+ * decisions and penalty badges a user reads, a what-if change of m, a row that leads back to its
+ * rollout, the dashboard, and hostile rollout text that must stay text.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Frame } from 'playwright-core';
+import { runCli } from '../../src/cli/main';
+import { repoRoot } from './codeServer';
+import { isWired, panelFrame, startPanelWorkbench } from './panelHarness';
+import type { Workbench } from './workbench';
+
+const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
+const hostile = readFileSync(join(repoRoot, 'test', 'fixtures', 'panel', 'hostile.jsonl'), 'utf8');
+
+/** Text of the group table's rows, one string per rollout, in the order shown. */
+async function rowTexts(frame: Frame): Promise<string[]> {
+  return frame.locator('tr.rollout').allInnerTexts();
+}
+
+async function counts(frame: Frame): Promise<Record<string, string>> {
+  const items = await frame.locator('.counts .count').allInnerTexts();
+  return Object.fromEntries(items.map((t) => t.split('\n').map((s) => s.trim()).filter(Boolean) as [string, string]));
+}
+
+async function clickFirstLens(workbench: Workbench): Promise<void> {
+  const lens = workbench.activeEditor().locator('.codelens-decoration a', { hasText: 'Show PROF Group' });
+  await lens.first().waitFor({ timeout: 60_000 });
+  await lens.first().click();
+}
+
+/** Accepts the save dialog with its proposed file name. */
+async function saveThrough(workbench: Workbench, open: () => Promise<void>, name: string): Promise<void> {
+  await open();
+  const input = workbench.page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await expect.poll(() => input.inputValue()).toContain(name);
+  await workbench.page.keyboard.press('Enter');
+}
+
+/** What `prof-lens filter` writes for the fixture. */
+async function filterWithCli(options: string[]): Promise<{ kept: Buffer; decisions: Buffer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'prof-lens-panel-'));
+  const input = join(dir, 'rollouts.jsonl');
+  writeFileSync(input, fixture);
+  const quiet = (): void => undefined;
+  await runCli(['filter', input, '-o', join(dir, 'kept.jsonl'), '--decisions', join(dir, 'decisions.jsonl'), ...options], { stdout: quiet, stderr: quiet, isStderrTty: false, cwd: dir });
+  return { kept: readFileSync(join(dir, 'kept.jsonl')), decisions: readFileSync(join(dir, 'decisions.jsonl')) };
+}
+
+describe('the PROF group panel and dashboard', () => {
+  let workbench: Workbench;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    workbench = await startPanelWorkbench({ workspaceFiles: { 'rollouts.jsonl': fixture, 'hostile.jsonl': hostile } });
+    workbench.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  });
+  afterAll(async () => {
+    await workbench?.stop();
+  });
+
+  test('a CodeLens opens the group: counts, decisions in words, the suspected false positive', async () => {
+    await workbench.openFile('rollouts.jsonl');
+    await clickFirstLens(workbench);
+    const frame = await panelFrame(workbench.page, /PROF group g1/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
+    expect(await counts(frame)).toMatchObject({ n: '6', 'n+': '4', 'n−': '2', m: '4', 'k+': '2', 'k−': '2' });
+    const rows = await rowTexts(frame);
+    expect(rows.filter((r) => r.includes('dropped: correct, steps least trusted'))).toHaveLength(2);
+    expect(rows.filter((r) => r.includes('dropped: incorrect'))).toHaveLength(0);
+    expect(rows.find((r) => r.includes('0.12'))).toContain('suspected false positive');
+    expect(await frame.locator('.prompt-text').innerText()).toContain('Maya has 48 apples');
+    await workbench.screenshot('panel-01-group');
+  });
+
+  test('moving the cursor to another group makes the panel follow: the penalty badge there', async () => {
+    await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
+    await workbench.goToLine(13);
+    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
+    expect(await counts(frame)).toMatchObject({ n: '6', 'n+': '5', 'n−': '1', m: '4', 'k+': '3', 'k−': '1' });
+    const penalised = (await rowTexts(frame)).filter((r) => r.includes('H≤1'));
+    expect(penalised).toHaveLength(1);
+    expect(penalised[0]).toContain('dropped: step-count penalty');
+    expect(await frame.locator('.badge.penalty').getAttribute('title')).toBe('step-count penalty −λ: H = 1 ≤ 1');
+    await workbench.screenshot('panel-02-group-penalty');
+  });
+
+  // The palette lists the command once package.json declares it (the test entry cannot add it).
+  test.runIf(isWired())('the command opens the group of the rollout under the cursor', async () => {
+    await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
+    await workbench.goToLine(2);
+    await workbench.runCommand('PROF Lens: Show PROF Group');
+    const frame = await panelFrame(workbench.page, /PROF group g1/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
+    await workbench.goToLine(13);
+    await panelFrame(workbench.page, /PROF group g2/);
+  });
+
+  test('changing m re-decides the group at once and marks the rows that changed', async () => {
+    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    await frame.locator('#whatif-count input').fill('6');
+    await expect.poll(() => frame.locator('tr.rollout.changed').count(), { timeout: 10_000 }).toBe(2);
+    expect(await counts(frame)).toMatchObject({ m: '6', 'k+': '5', 'k−': '1' });
+    expect(await frame.locator('.change-summary').innerText()).toContain('2 decisions changed');
+    expect(await frame.locator('tr.rollout.changed .badge.changed').allInnerTexts()).toEqual(['now kept', 'now kept']);
+    await workbench.screenshot('panel-03-what-if');
+    await frame.locator('#whatif-reset').click();
+    await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(0);
+  });
+
+  test('the what-if survives the panel being hidden and shown again (the webview is rebuilt)', async () => {
+    let frame = await panelFrame(workbench.page, /PROF group g2/);
+    await frame.locator('#whatif-count input').fill('5');
+    await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(1);
+    await frame.locator('#open-dashboard').click();
+    await panelFrame(workbench.page, /PROF dashboard/);
+    await workbench.page.locator('.tab', { hasText: 'PROF group g2' }).click();
+    frame = await panelFrame(workbench.page, /PROF group g2/);
+    await expect.poll(() => frame.locator('#whatif-count input').inputValue()).toBe('5');
+    expect(await frame.locator('tr.rollout.changed').count()).toBe(1);
+    await frame.locator('#whatif-reset').click();
+    await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(0);
+  });
+
+  test('clicking a row puts the cursor on that rollout in the editor', async () => {
+    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    await frame.locator('tr.rollout', { hasText: 'H≤1' }).click();
+    const position = workbench.page.locator('.statusbar-item[id="status.editor.selection"]');
+    await expect.poll(() => position.innerText(), { timeout: 10_000 }).toMatch(/^Ln 13, Col/);
+    await workbench.screenshot('panel-04-reveal');
+  });
+
+  test('the rows are reachable by keyboard: arrows move between rollouts, Enter reveals one', async () => {
+    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    await frame.locator('tr.rollout').first().focus();
+    await workbench.page.keyboard.press('ArrowDown');
+    await workbench.page.keyboard.press('ArrowDown');
+    const focused = await frame.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    expect(focused).toMatch(/^line 12: correct, kept$/);
+    await workbench.page.keyboard.press('Space');
+    await expect.poll(() => frame.locator('tr.steps-row').count()).toBe(1);
+    expect(await frame.locator('tr.steps-row').innerText()).toContain('Step 1 · score 0.60');
+    await workbench.page.keyboard.press('Enter');
+    const position = workbench.page.locator('.statusbar-item[id="status.editor.selection"]');
+    await expect.poll(() => position.innerText(), { timeout: 10_000 }).toMatch(/^Ln 12, Col/);
+  });
+
+  test('the dashboard shows totals, suspected false positives, AUROC and the charts', async () => {
+    const group = await panelFrame(workbench.page, /PROF group/);
+    await group.locator('#open-dashboard').click();
+    const frame = await panelFrame(workbench.page, /PROF dashboard/);
+    const text = await frame.locator('#app').innerText();
+    expect(text).toContain('AUROC');
+    expect(text).toContain('Suspected false positives');
+    expect(await frame.locator('.fp-list tbody tr').count()).toBeGreaterThan(0);
+    expect(await frame.locator('svg.chart').count()).toBeGreaterThanOrEqual(4);
+    expect(await frame.locator('svg.chart .zone').count()).toBeGreaterThan(0);
+    await workbench.screenshot('panel-05-dashboard');
+    await frame.locator('svg.chart .zone').first().scrollIntoViewIfNeeded();
+    await workbench.screenshot('panel-05b-dashboard-charts');
+  });
+
+  test('export from the panels writes what prof-lens filter writes', async () => {
+    const dashboard = await panelFrame(workbench.page, /PROF dashboard/);
+    await saveThrough(workbench, () => dashboard.locator('#export-kept').click(), 'rollouts.kept.jsonl');
+    await expect.poll(() => dashboard.locator('.export-status').innerText(), { timeout: 15_000 }).toMatch(/^Saved 8 lines to .*rollouts\.kept\.jsonl$/);
+    await workbench.page.locator('.tab', { hasText: 'PROF group' }).first().click();
+    const group = await panelFrame(workbench.page, /PROF group/);
+    await group.locator('#whatif-count input').fill('6');
+    await saveThrough(workbench, () => group.locator('#export-decisions').click(), 'rollouts.decisions.jsonl');
+    await expect.poll(() => group.locator('.export-status').innerText(), { timeout: 15_000 }).toMatch(/^Saved 12 lines/);
+    await group.locator('#whatif-reset').click();
+    const expected = await filterWithCli(['--m', '6']);
+    expect(readFileSync(join(workbench.server.workspace, 'rollouts.kept.jsonl'))).toEqual((await filterWithCli([])).kept);
+    expect(readFileSync(join(workbench.server.workspace, 'rollouts.decisions.jsonl'), 'utf8')).toBe(expected.decisions.toString('utf8'));
+  });
+
+  test('hostile prompt, response and answer text is shown as text and nothing runs', async () => {
+    await workbench.openFile('hostile.jsonl');
+    await clickFirstLens(workbench);
+    const frame = await panelFrame(workbench.page, /PROF group hostile/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(2);
+    for (const toggle of await frame.locator('button.toggle').all()) await toggle.click();
+    const text = await frame.locator('#app').innerText();
+    expect(text).toContain('<script>window.__profLensPwned=1</script>');
+    expect(text).toContain('<img src=x onerror="window.__profLensPwned=2">');
+    expect(text).toContain('<script>window.__profLensPwned=6</script>');
+    expect(await frame.locator('.katex').count()).toBeGreaterThan(0);
+    expect(await frame.locator('#app img, #app script, #app iframe, #app a[href]').count()).toBe(0);
+    await workbench.page.waitForTimeout(1_000);
+    expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();
+    expect(dialogs).toEqual([]);
+    await workbench.screenshot('panel-06-hostile');
+  });
+
+  test('the panels follow the colour theme: light and high contrast', async () => {
+    const settingsPath = join(workbench.server.root, 'ud', 'User', 'settings.json');
+    const original = readFileSync(settingsPath, 'utf8');
+    const theme = async (name: string): Promise<void> => {
+      writeFileSync(settingsPath, JSON.stringify({ ...JSON.parse(original), 'workbench.colorTheme': name }, null, 2));
+      await workbench.page.waitForTimeout(2_000);
+    };
+    try {
+      await workbench.page.locator('.tab', { hasText: 'PROF dashboard' }).first().click();
+      await theme('Default Light Modern');
+      const dashboard = await panelFrame(workbench.page, /PROF dashboard/);
+      await expect.poll(() => dashboard.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-light');
+      await workbench.screenshot('panel-08-dashboard-light');
+      await workbench.page.locator('.tab', { hasText: 'PROF group' }).first().click();
+      await theme('Default High Contrast');
+      const group = await panelFrame(workbench.page, /PROF group/);
+      await expect.poll(() => group.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-high-contrast');
+      await workbench.screenshot('panel-09-group-high-contrast');
+    } finally {
+      writeFileSync(settingsPath, original);
+      await workbench.page.waitForTimeout(1_000);
+    }
+  });
+
+  test('after a window reload the panels come back, the group view with its what-if', async () => {
+    await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
+    await workbench.goToLine(7);
+    let frame = await panelFrame(workbench.page, /PROF group g2/);
+    await frame.locator('#whatif-count input').fill('6');
+    await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(2);
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.waitForTimeout(1_000);
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await workbench.page.locator('.tab', { hasText: 'PROF group' }).first().click();
+    frame = await panelFrame(workbench.page, /PROF group g2/, 60_000);
+    await expect.poll(() => frame.locator('tr.rollout.changed').count(), { timeout: 30_000 }).toBe(2);
+    expect(await frame.locator('#whatif-count input').inputValue()).toBe('6');
+    await workbench.screenshot('panel-07-restored');
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Drives the VS Code workbench in Chromium the way a person would: quick open, the command
+ * palette, hovering, the Problems panel, screenshots. Every wait is bounded.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { repoRoot, startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
+
+/** Where screenshots and benchmark figures go (git-ignored). */
+export const outputDir = join(repoRoot, 'test-output', 'e2e');
+
+const chromiumPath = process.env['PROF_LENS_CHROMIUM'] ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** A browser on a code-server workbench, with the operations the tests need. */
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    readonly server: CodeServer,
+    private readonly browser: Browser,
+  ) {}
+
+  /** Starts code-server and Chromium and waits for the workbench to be usable. */
+  static async start(options: CodeServerOptions = {}): Promise<Workbench> {
+    const server = await startCodeServer(options);
+    let browser: Browser | undefined;
+    try {
+      browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, timeout: 60_000 });
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+      page.setDefaultTimeout(20_000);
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}`, { timeout: 60_000 });
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
+      return new Workbench(page, server, browser);
+    } catch (error) {
+      await browser?.close().catch(() => undefined);
+      await server.stop();
+      throw error;
+    }
+  }
+
+  /** Closes the browser and stops code-server; safe to call twice. */
+  async stop(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    await this.server.stop();
+  }
+
+  /** Opens a workspace file through Quick Open and waits for its editor tab. */
+  async openFile(name: string, timeout = 30_000): Promise<void> {
+    await this.focusEditorArea();
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await this.page.waitForTimeout(300);
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.tab.active[aria-label*="${name}"]`).waitFor({ timeout });
+  }
+
+  /** Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await row.click();
+  }
+
+  /** The visible text of the active editor's rendered lines (only what is on screen). */
+  async visibleEditorText(): Promise<string> {
+    return (await this.activeEditor().locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  /** The active editor's root element. */
+  activeEditor(): Locator {
+    return this.page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  /** Moves the mouse to a screen point and returns the hover widget's text. */
+  async hoverAt(point: { x: number; y: number }): Promise<string> {
+    await this.page.mouse.move(point.x - 20, point.y);
+    await this.page.mouse.move(point.x + 3, point.y, { steps: 4 });
+    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+    try {
+      await hover.waitFor({ timeout: 10_000 });
+    } catch (error) {
+      await this.screenshot('failure-hover');
+      throw error;
+    }
+    await this.page.waitForTimeout(300);
+    return hover.innerText();
+  }
+
+  /** Moves the cursor to a 1-based line (and column) with Go to Line; the editor scrolls to it. */
+  async goToLine(line: number, column = 1): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`:${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.waitForTimeout(200);
+  }
+
+  /** Opens the Problems panel, filtered by some text, and returns the text of its rows. */
+  async problems(filter: string): Promise<string[]> {
+    await this.runCommand('View: Focus Problems');
+    const input = this.page.locator('.markers-panel-action-filter input, .viewpane-filter input').first();
+    await input.waitFor();
+    await input.fill(filter);
+    await this.page.waitForTimeout(500);
+    const rows = this.page.locator('.markers-panel .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    return rows.allInnerTexts();
+  }
+
+  /** Saves a full-window screenshot to test-output/e2e/<name>.png. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(outputDir, { recursive: true });
+    const path = join(outputDir, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** The status bar item the extension owns, by its accessible name. */
+  statusItem(text: string): Locator {
+    return this.page.locator('.statusbar-item', { hasText: text }).first();
+  }
+
+  private async focusEditorArea(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+  }
+}
