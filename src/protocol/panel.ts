@@ -1,0 +1,227 @@
+/**
+ * Messages between the extension host and the PROF panels (group view and file dashboard).
+ * JSON-plain, discriminated on `type`. The webview speaks first with `ready`; the host answers with
+ * the view's data. Commands from the webview (`reveal`, `showGroup`, `showDashboard`) get no
+ * answer; requests (`exportKept`, `exportDecisions`) carry an id and get exactly one `response`.
+ * Every message is checked on arrival by the guards below, on both sides.
+ */
+import type { Decision, OutcomeKind } from '../core/model';
+import type { FalsePositive } from '../core/groups';
+import type { FileReport } from '../core/report';
+import type { ProfSettings } from '../core/settings';
+
+/** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */
+export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
+
+/** The settings a panel needs: the what-if ones plus those the false-positive rules read. */
+export type PanelSettings = WhatIfSettings & Pick<ProfSettings, 'threshold' | 'falsePositiveRules'>;
+
+/** One rollout of a group, as the group view shows it. */
+export interface GroupRow {
+  id: number;
+  /** 1-based line and 0-based response index in the source file. */
+  line: number;
+  index: number;
+  outcome: OutcomeKind;
+  extracted: string | null;
+  /** Step scores; null when no scorer could score the rollout (it is then not ranked). */
+  stepScores: (number | null)[] | null;
+  decision: Decision;
+  falsePositive: FalsePositive;
+  firstLowStep: number | null;
+  scorer: string;
+  /** The step texts, shortened when very long, for the expanded row. */
+  steps: string[];
+}
+
+/** Everything the group view shows. */
+export interface GroupData {
+  /** The source document's URI. */
+  source: string;
+  fileLabel: string;
+  /** The group key and the short id users see (uid or g<n>). */
+  group: string;
+  groupLabel: string;
+  prompt: string;
+  gold: string | null;
+  rows: GroupRow[];
+  /** The settings the file was analysed with (what "reset" returns to). */
+  settings: PanelSettings;
+}
+
+/** A suspected false positive listed on the dashboard. */
+export interface FalsePositiveEntry {
+  id: number;
+  line: number;
+  index: number;
+  groupLabel: string;
+  weakest: number | null;
+  rules: string[];
+}
+
+/** Everything the dashboard shows. */
+export interface DashboardData {
+  source: string;
+  fileLabel: string;
+  report: FileReport;
+  settings: PanelSettings;
+  scorerLabel: string;
+  falsePositives: FalsePositiveEntry[];
+  /** How many suspected false positives exist; `falsePositives` may list fewer. */
+  falsePositiveTotal: number;
+}
+
+/** The host has nothing to show yet, or the source is gone. */
+export interface PanelNotice {
+  source: string | null;
+  text: string;
+}
+
+export type HostToWebview =
+  | { type: 'group'; data: GroupData }
+  | { type: 'dashboard'; data: DashboardData }
+  | { type: 'notice'; notice: PanelNotice }
+  | ExportResponse;
+
+/** Which file format the decisions are written in. */
+export type DecisionFormat = 'jsonl' | 'csv';
+
+/** Requests, by method: their parameters. Results are `ExportResult`. */
+export interface ExportKeptRequest {
+  type: 'exportKept';
+  requestId: number;
+  source: string;
+  /** Decide with these settings (the what-if); null for the settings the file was analysed with. */
+  settings: WhatIfSettings | null;
+}
+
+export interface ExportDecisionsRequest {
+  type: 'exportDecisions';
+  requestId: number;
+  source: string;
+  settings: WhatIfSettings | null;
+  format: DecisionFormat;
+}
+
+/** What an export request came to. */
+export type ExportResult =
+  | { status: 'saved'; path: string; lines: number }
+  | { status: 'cancelled' }
+  | { status: 'failed'; message: string };
+
+export interface ExportResponse {
+  type: 'response';
+  requestId: number;
+  method: 'exportKept' | 'exportDecisions';
+  result: ExportResult;
+}
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'reveal'; source: string; rolloutId: number }
+  | { type: 'showGroup'; source: string; rolloutId: number }
+  | { type: 'showDashboard'; source: string }
+  | ExportKeptRequest
+  | ExportDecisionsRequest;
+
+/** Version of the state a panel saves; a state of another version is ignored. */
+export const PANEL_STATE_VERSION = 1;
+
+/** What a panel remembers across reloads and window restarts. */
+export interface PanelState {
+  version: typeof PANEL_STATE_VERSION;
+  view: 'group' | 'dashboard';
+  source: string;
+  /** Any rollout of the group shown (group view only). */
+  rolloutId: number | null;
+  /** What-if settings the user had changed, or null. */
+  whatIf: WhatIfSettings | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+function isNonNegative(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** Checks what-if settings received from the other side (or a saved state). */
+export function isWhatIfSettings(value: unknown): value is WhatIfSettings {
+  if (!isRecord(value)) return false;
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate } = value;
+  return isInteger(m) && m >= 0 && (remove === null || (isInteger(remove) && remove >= 0))
+    && (variant === 'both' || variant === 'pos') && isInteger(seed) && seed >= 0
+    && (penalty === 'card' || penalty === 'reference') && isNonNegative(lambda)
+    && isInteger(maxSteps) && maxSteps >= 1 && (aggregate === 'mean' || aggregate === 'min' || aggregate === 'sum');
+}
+
+function isExportResult(value: unknown): value is ExportResult {
+  if (!isRecord(value)) return false;
+  switch (value['status']) {
+    case 'saved':
+      return typeof value['path'] === 'string' && isInteger(value['lines']);
+    case 'cancelled':
+      return true;
+    case 'failed':
+      return typeof value['message'] === 'string';
+    default:
+      return false;
+  }
+}
+
+/** Checks a message received by the webview. Data payloads are checked for their outline only: the host built them. */
+export function isHostToWebview(value: unknown): value is HostToWebview {
+  if (!isRecord(value)) return false;
+  switch (value['type']) {
+    case 'group': {
+      const data = value['data'];
+      return isRecord(data) && typeof data['source'] === 'string' && Array.isArray(data['rows']) && isRecord(data['settings']);
+    }
+    case 'dashboard': {
+      const data = value['data'];
+      return isRecord(data) && typeof data['source'] === 'string' && isRecord(data['report']) && Array.isArray(data['falsePositives']);
+    }
+    case 'notice': {
+      const notice = value['notice'];
+      return isRecord(notice) && typeof notice['text'] === 'string' && (notice['source'] === null || typeof notice['source'] === 'string');
+    }
+    case 'response':
+      return isInteger(value['requestId']) && (value['method'] === 'exportKept' || value['method'] === 'exportDecisions') && isExportResult(value['result']);
+    default:
+      return false;
+  }
+}
+
+/** Checks a message received by the host: the webview shows untrusted text, so nothing is assumed. */
+export function isWebviewToHost(value: unknown): value is WebviewToHost {
+  if (!isRecord(value)) return false;
+  switch (value['type']) {
+    case 'ready':
+      return true;
+    case 'reveal':
+    case 'showGroup':
+      return typeof value['source'] === 'string' && isInteger(value['rolloutId']) && value['rolloutId'] >= 0;
+    case 'showDashboard':
+      return typeof value['source'] === 'string';
+    case 'exportKept':
+      return isInteger(value['requestId']) && typeof value['source'] === 'string' && (value['settings'] === null || isWhatIfSettings(value['settings']));
+    case 'exportDecisions':
+      return isInteger(value['requestId']) && typeof value['source'] === 'string'
+        && (value['settings'] === null || isWhatIfSettings(value['settings'])) && (value['format'] === 'jsonl' || value['format'] === 'csv');
+    default:
+      return false;
+  }
+}
+
+/** Checks a saved panel state; anything else (an older version, a damaged value) is treated as none. */
+export function isPanelState(value: unknown): value is PanelState {
+  if (!isRecord(value)) return false;
+  return value['version'] === PANEL_STATE_VERSION && (value['view'] === 'group' || value['view'] === 'dashboard')
+    && typeof value['source'] === 'string' && (value['rolloutId'] === null || (isInteger(value['rolloutId']) && value['rolloutId'] >= 0))
+    && (value['whatIf'] === null || isWhatIfSettings(value['whatIf']));
+}

@@ -1,0 +1,129 @@
+/**
+ * The file dashboard: totals, what PROF keeps and why, suspected false positives (with links to
+ * each), whether the process score separates correct from incorrect (AUROC), calibration, the
+ * step-count histogram with its penalty zones, and how many correct rollouts groups have.
+ */
+import { h, replaceChildren } from './dom';
+import { calibrationChart, histogramChart, horizontalBars } from './charts';
+import { penaltyZones } from './chartGeometry';
+import { exportBar } from './exportBar';
+import { aurocWords, falsePositiveRulesText, formatPercent, formatScore, reasonLabel } from './words';
+import type { Channel } from './channel';
+import type { DashboardData } from '../src/protocol/panel';
+
+function stat(term: string, value: string, description?: string): HTMLElement {
+  return h('div', { className: 'count', attrs: description ? { title: description } : {}, children: [h('dt', { text: term }), h('dd', { text: value })] });
+}
+
+function totals(data: DashboardData): HTMLElement {
+  const r = data.report;
+  return h('dl', {
+    className: 'counts',
+    children: [
+      stat('rollouts', String(r.rollouts)),
+      stat('groups', String(r.groups)),
+      stat('kept', String(r.kept)),
+      stat('dropped', String(r.dropped), 'not kept, including rollouts that could not be ranked'),
+      stat('not ranked', String(r.notRanked)),
+      stat('correct', String(r.outcomes.correct)),
+      stat('incorrect', String(r.outcomes.incorrect)),
+      stat('penalised', String(r.penalised), 'rollouts with the step-count penalty'),
+      stat('unreadable lines', String(r.unreadableLines)),
+    ],
+  });
+}
+
+function separation(data: DashboardData): HTMLElement {
+  const { auroc } = data.report;
+  return h('section', {
+    className: 'card',
+    attrs: { 'aria-label': 'Separation' },
+    children: [
+      h('h2', { text: 'Does the process score separate correct from incorrect?' }),
+      h('p', { children: [h('strong', { className: 'big', text: auroc === null ? '—' : auroc.toFixed(3) }), ` AUROC of the aggregate step score against the outcome: ${aurocWords(auroc)}.`] }),
+      calibrationChart(data.report.calibration),
+    ],
+  });
+}
+
+function falsePositiveList(data: DashboardData, channel: Channel): HTMLElement {
+  const rows = data.falsePositives.map((fp) => {
+    const reveal = h('button', { className: 'link', text: fp.index > 0 ? `line ${fp.line}, response ${fp.index + 1}` : `line ${fp.line}`, attrs: { type: 'button' } });
+    reveal.addEventListener('click', () => channel.post({ type: 'reveal', source: data.source, rolloutId: fp.id }));
+    const group = h('button', { className: 'link', text: fp.groupLabel, attrs: { type: 'button', 'aria-label': `Show group ${fp.groupLabel}` } });
+    group.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: fp.id }));
+    return h('tr', { children: [h('td', { children: [reveal] }), h('td', { children: [group] }), h('td', { className: 'num', text: formatScore(fp.weakest) }), h('td', { text: falsePositiveRulesText(fp.rules) })] });
+  });
+  const more = data.falsePositiveTotal > data.falsePositives.length ? h('p', { className: 'muted', text: `Showing ${data.falsePositives.length} of ${data.falsePositiveTotal}.` }) : null;
+  const head = h('thead', { children: [h('tr', { children: ['Rollout', 'Group', 'Weakest step', 'Rules'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
+  return h('div', { children: [h('table', { className: 'fp-list', attrs: { 'aria-label': 'Suspected false positives' }, children: [head, h('tbody', { children: rows })] }), more] });
+}
+
+function falsePositives(data: DashboardData, channel: Channel): HTMLElement {
+  const r = data.report;
+  const byRule = Object.entries(r.byFalsePositiveRule).map(([rule, count]) => `${falsePositiveRulesText([rule])}: ${count}`).join(' · ');
+  return h('section', {
+    className: 'card',
+    attrs: { 'aria-label': 'Suspected false positives' },
+    children: [
+      h('h2', { text: 'Suspected false positives' }),
+      h('p', { children: [h('strong', { className: 'big', text: String(r.suspectedFalsePositives) }), ` correct answers whose steps the process score does not support — ${formatPercent(r.falsePositiveRate)} of the ranked correct rollouts.`] }),
+      byRule ? h('p', { className: 'muted', text: `Rules that fired: ${byRule}` }) : null,
+      data.falsePositives.length ? falsePositiveList(data, channel) : h('p', { className: 'muted', text: 'None.' }),
+    ],
+  });
+}
+
+function decisions(data: DashboardData): HTMLElement {
+  const items = Object.entries(data.report.byReason).map(([reason, count]) => ({
+    label: reasonLabel(reason),
+    count: count ?? 0,
+    className: reason.startsWith('kept') ? 'kept' : reason.startsWith('not-ranked') ? 'unranked' : 'dropped',
+  }));
+  return h('section', { className: 'card', attrs: { 'aria-label': 'Decisions' }, children: [h('h2', { text: 'Kept and dropped, by reason' }), horizontalBars('Rollouts by decision', items)] });
+}
+
+function distributions(data: DashboardData): HTMLElement {
+  const settings = data.settings;
+  return h('section', {
+    className: 'card',
+    attrs: { 'aria-label': 'Distributions' },
+    children: [
+      h('h2', { text: 'Step counts and groups' }),
+      h('div', {
+        className: 'charts',
+        children: [
+          histogramChart({
+            title: 'Step count H of ranked rollouts (shaded: penalised)',
+            counts: data.report.stepCounts,
+            xLabel: 'steps (H)',
+            describe: (key, count) => `${count} rollout${count === 1 ? '' : 's'} with H = ${key}`,
+            zones: (from, to) => penaltyZones(from, to, settings),
+          }),
+          histogramChart({
+            title: 'Correct rollouts per group (n+)',
+            counts: data.report.correctPerGroup,
+            xLabel: 'n+',
+            describe: (key, count) => `${count} group${count === 1 ? '' : 's'} with ${key} correct`,
+          }),
+        ],
+      }),
+    ],
+  });
+}
+
+/** Renders the dashboard into `root`. */
+export function renderDashboard(root: HTMLElement, data: DashboardData, channel: Channel): void {
+  replaceChildren(root, [
+    h('header', {
+      className: 'view-header',
+      children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}` })],
+    }),
+    totals(data),
+    decisions(data),
+    falsePositives(data, channel),
+    separation(data),
+    distributions(data),
+    exportBar({ channel, source: data.source, settings: () => null }),
+  ]);
+}

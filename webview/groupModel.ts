@@ -1,0 +1,119 @@
+/**
+ * The group view's logic, without the DOM: re-deciding a group under what-if settings with the
+ * same pure filter the analysis uses, ordering rows the way PROF ranks them, the group's counts,
+ * and which rows a what-if changed.
+ */
+import type { Decision } from '../src/core/model';
+import type { FalsePositive } from '../src/core/groups';
+import { falsePositivesOf } from '../src/core/groups';
+import { decideGroup, type RankInput } from '../src/core/prof';
+import { resolveSettings } from '../src/core/settings';
+import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
+
+/** A row as shown: the analysed decision and the one under the current settings. */
+export interface ViewRow {
+  row: GroupRow;
+  decision: Decision;
+  falsePositive: FalsePositive;
+  /** The decision the analysis made, for the "changed" mark. */
+  analysed: Decision;
+  /** Kept ↔ dropped differs from the analysis. */
+  isChanged: boolean;
+}
+
+/** The counts in the group view's header. */
+export interface GroupCounts {
+  /** Ranked rollouts (n), correct (n+), incorrect (n−). */
+  n: number;
+  nPlus: number;
+  nMinus: number;
+  /** Rollouts kept per group as the settings say (n − remove when `remove` is set). */
+  m: number;
+  keptPlus: number;
+  keptMinus: number;
+  notRanked: number;
+}
+
+/** The what-if settings that the analysed settings amount to (what "reset" returns to). */
+export function whatIfOf(settings: PanelSettings): WhatIfSettings {
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate } = settings;
+  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate };
+}
+
+/** Whether two what-if settings are the same. */
+export function isSameWhatIf(a: WhatIfSettings, b: WhatIfSettings): boolean {
+  return a.m === b.m && a.remove === b.remove && a.variant === b.variant && a.seed === b.seed
+    && a.penalty === b.penalty && a.lambda === b.lambda && a.maxSteps === b.maxSteps && a.aggregate === b.aggregate;
+}
+
+function rankInput(row: GroupRow): RankInput {
+  return {
+    id: row.id,
+    correct: row.outcome === 'correct' ? true : row.outcome === 'incorrect' ? false : null,
+    nonBinary: row.outcome === 'non-binary',
+    scores: row.stepScores,
+  };
+}
+
+/** Decides the group again under `whatIf` (the analysed settings when null), rows in PROF's order. */
+export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewRow[] {
+  const settings = resolveSettings({ ...data.settings, ...(whatIf ?? {}) });
+  const members = data.rows.map(rankInput);
+  const decisions = decideGroup(members, settings, data.group);
+  const falsePositives = falsePositivesOf(members, decisions, settings);
+  const rows = data.rows.map((row, i): ViewRow => {
+    const decision = decisions[i] as Decision;
+    return {
+      row,
+      decision,
+      falsePositive: falsePositives[i] as FalsePositive,
+      analysed: row.decision,
+      isChanged: decision.kept !== row.decision.kept,
+    };
+  });
+  return sortRows(rows);
+}
+
+function classOrder(row: ViewRow): number {
+  if (row.decision.rank === null) return 2;
+  return row.row.outcome === 'correct' ? 0 : 1;
+}
+
+/**
+ * Correct rollouts first, then incorrect, each most trusted first (their rank, which already
+ * breaks consistency ties the way the filter does); rollouts not ranked last, in file order.
+ */
+export function sortRows(rows: readonly ViewRow[]): ViewRow[] {
+  return [...rows].sort((a, b) =>
+    classOrder(a) - classOrder(b) || (a.decision.rank ?? 0) - (b.decision.rank ?? 0) || a.row.id - b.row.id);
+}
+
+/** n, n+, n−, m, k+, k− under the current decisions. */
+export function countGroup(rows: readonly ViewRow[], whatIf: WhatIfSettings): GroupCounts {
+  const ranked = rows.filter((r) => r.decision.rank !== null);
+  const isCorrect = (r: ViewRow): boolean => r.row.outcome === 'correct';
+  const n = ranked.length;
+  return {
+    n,
+    nPlus: ranked.filter(isCorrect).length,
+    nMinus: ranked.filter((r) => !isCorrect(r)).length,
+    m: whatIf.remove === null ? whatIf.m : Math.max(0, n - whatIf.remove),
+    keptPlus: ranked.filter((r) => isCorrect(r) && r.decision.kept).length,
+    keptMinus: ranked.filter((r) => !isCorrect(r) && r.decision.kept).length,
+    notRanked: rows.length - n,
+  };
+}
+
+/** Mean and minimum of the scored steps; null when there are none. */
+export function scoreSummary(scores: readonly (number | null)[] | null): { mean: number | null; min: number | null } {
+  const numbers = (scores ?? []).filter((s): s is number => s !== null && Number.isFinite(s));
+  if (numbers.length === 0) return { mean: null, min: null };
+  return { mean: numbers.reduce((a, b) => a + b, 0) / numbers.length, min: Math.min(...numbers) };
+}
+
+/** Why a rollout carries the step-count penalty, in the paper's terms; null when it does not. */
+export function penaltyReason(steps: number, decision: Decision, whatIf: WhatIfSettings): string | null {
+  if (!decision.penalised) return null;
+  if (steps <= 1) return `H = ${steps} ≤ 1`;
+  return whatIf.penalty === 'card' ? `H = ${steps} ≥ Hλ = ${whatIf.maxSteps}` : `H = ${steps} > 30`;
+}

@@ -1,0 +1,163 @@
+/**
+ * The group's rollouts as a table: one focusable row per rollout (Enter or a click reveals it in
+ * the editor; Space shows its steps; the arrow keys move between rows), a strip of step scores,
+ * the penalty badge and the decision in words. Rollout text only ever enters as text nodes.
+ */
+import { h, svg, svgTitle } from './dom';
+import { mathText } from './math';
+import { penaltyReason, scoreSummary, type ViewRow } from './groupModel';
+import { clip, falsePositiveRulesText, formatScore, outcomeLabel, reasonLabel } from './words';
+import type { WhatIfSettings } from '../src/protocol/panel';
+
+/** What the table needs besides its rows. */
+export interface TableContext {
+  whatIf: WhatIfSettings;
+  threshold: number;
+  expanded: Set<number>;
+  onReveal: (rolloutId: number) => void;
+  onToggle: (rolloutId: number) => void;
+}
+
+const COLUMNS = ['', 'Line', '', 'Answer', 'H', 'Mean · min', 'Consistency', 'Steps', 'Decision'];
+/** Accessible names of the columns whose headers are short or empty. */
+const COLUMN_NAMES: Record<number, string> = { 0: 'Show steps', 2: 'Outcome', 5: 'Mean and minimum step score', 7: 'Step scores' };
+const NUMERIC_COLUMNS = new Set([1, 4, 5, 6]);
+
+/** Score → one of five colour buckets (0–0.2 … 0.8–1), or `none` for an unscored step. */
+export function scoreBucket(score: number | null): string {
+  if (score === null || !Number.isFinite(score)) return 'none';
+  return String(Math.min(4, Math.max(0, Math.floor(score * 5))));
+}
+
+/** A strip of coloured cells, one per step; steps below the threshold are outlined. */
+export function scoreStrip(scores: readonly (number | null)[], threshold: number): SVGElement {
+  const cell = Math.max(3, Math.min(10, 150 / Math.max(1, scores.length)));
+  const cells = scores.map((score, i) => svg('rect', {
+    x: i * cell, y: 1, width: Math.max(1, cell - 1), height: 12,
+    class: `cell b${scoreBucket(score)}${score !== null && score < threshold ? ' low' : ''}`,
+  }, [svgTitle(`step ${i + 1}: ${formatScore(score)}`)]));
+  const label = scores.length === 0 ? 'no steps' : `step scores ${scores.map(formatScore).join(', ')}`;
+  return svg('svg', { class: 'strip', width: Math.max(cell, scores.length * cell), height: 14, role: 'img', 'aria-label': label }, cells);
+}
+
+function penaltyCell(view: ViewRow, whatIf: WhatIfSettings): HTMLElement {
+  const steps = view.row.stepScores?.length ?? view.decision.steps;
+  const reason = penaltyReason(steps, view.decision, whatIf);
+  const badge = reason
+    ? h('span', { className: 'badge penalty', text: steps <= 1 ? 'H≤1' : whatIf.penalty === 'card' ? `H≥${whatIf.maxSteps}` : 'H>30', attrs: { title: `step-count penalty −λ: ${reason}` } })
+    : null;
+  return h('td', { className: 'num steps', children: [String(steps), badge] });
+}
+
+function decisionCell(view: ViewRow): HTMLElement {
+  const d = view.decision;
+  const state = d.rank === null ? 'unranked' : d.kept ? 'kept' : 'dropped';
+  const changed = view.isChanged
+    ? h('span', { className: 'badge changed', text: d.kept ? 'now kept' : 'now dropped', attrs: { title: `analysed: ${reasonLabel(view.analysed.reason)}` } })
+    : null;
+  const suspect = view.falsePositive.suspected
+    ? h('span', { className: 'badge suspect', text: '⚠ suspected false positive', attrs: { title: falsePositiveRulesText(view.falsePositive.rules) } })
+    : null;
+  return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect] });
+}
+
+function rowLabel(view: ViewRow): string {
+  const { word } = outcomeLabel(view.row.outcome);
+  const where = view.row.index > 0 ? `line ${view.row.line}, response ${view.row.index + 1}` : `line ${view.row.line}`;
+  return `${where}: ${word}, ${reasonLabel(view.decision.reason)}${view.isChanged ? ' (changed by what-if)' : ''}`;
+}
+
+function toggleButton(view: ViewRow, context: TableContext): HTMLElement {
+  const isOpen = context.expanded.has(view.row.id);
+  const button = h('button', {
+    className: 'toggle',
+    text: isOpen ? '▾' : '▸',
+    attrs: { type: 'button', 'aria-expanded': String(isOpen), 'aria-label': `${isOpen ? 'Hide' : 'Show'} the steps of line ${view.row.line}`, tabindex: '-1' },
+  });
+  button.addEventListener('click', (event) => {
+    event.stopPropagation();
+    context.onToggle(view.row.id);
+  });
+  return button;
+}
+
+function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
+  const { row, decision } = view;
+  const outcome = outcomeLabel(row.outcome);
+  const summary = scoreSummary(row.stepScores);
+  const where = row.index > 0 ? `${row.line}·${row.index + 1}` : String(row.line);
+  const tr = h('tr', {
+    className: `rollout${view.isChanged ? ' changed' : ''}`,
+    attrs: { tabindex: '0', 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
+    children: [
+      h('td', { children: [toggleButton(view, context)] }),
+      h('td', { className: 'num', text: where }),
+      h('td', { className: `outcome ${row.outcome}`, text: outcome.symbol, attrs: { title: outcome.word } }),
+      h('td', { className: 'answer', text: clip(row.extracted, 28), attrs: { title: row.extracted ?? '' } }),
+      penaltyCell(view, context.whatIf),
+      h('td', { className: 'num', children: [
+        formatScore(summary.mean), ' · ',
+        h('span', { className: summary.min !== null && summary.min < context.threshold ? 'low' : '', text: formatScore(summary.min) }),
+      ] }),
+      h('td', { className: 'num', text: formatScore(decision.consistency) }),
+      h('td', { children: [row.stepScores ? scoreStrip(row.stepScores, context.threshold) : h('span', { className: 'muted', text: 'unscored' })] }),
+      decisionCell(view),
+    ],
+  });
+  tr.addEventListener('click', () => context.onReveal(row.id));
+  tr.addEventListener('keydown', (event) => onRowKey(event, tr, () => context.onReveal(row.id), () => context.onToggle(row.id)));
+  return tr;
+}
+
+function onRowKey(event: KeyboardEvent, tr: HTMLTableRowElement, reveal: () => void, toggle: () => void): void {
+  const move = (next: Element | null): void => {
+    if (next instanceof HTMLTableRowElement && next.classList.contains('rollout')) next.focus();
+  };
+  switch (event.key) {
+    case 'Enter':
+      reveal();
+      break;
+    case ' ':
+      toggle();
+      break;
+    case 'ArrowDown':
+      move(nextRolloutRow(tr, 1));
+      break;
+    case 'ArrowUp':
+      move(nextRolloutRow(tr, -1));
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+}
+
+function nextRolloutRow(tr: HTMLTableRowElement, direction: 1 | -1): Element | null {
+  let next = direction > 0 ? tr.nextElementSibling : tr.previousElementSibling;
+  while (next && !next.classList.contains('rollout')) next = direction > 0 ? next.nextElementSibling : next.previousElementSibling;
+  return next;
+}
+
+function stepsRow(view: ViewRow, threshold: number): HTMLTableRowElement {
+  const items = view.row.steps.map((text, i) => {
+    const score = view.row.stepScores?.[i] ?? null;
+    const isLow = score !== null && score < threshold;
+    return h('li', {
+      className: isLow ? 'step low' : 'step',
+      children: [h('div', { className: 'step-head', text: `Step ${i + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}` }), mathText(text, 'prose step-text')],
+    });
+  });
+  const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
+  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [list] })] });
+}
+
+/** The table of a group's rollouts in PROF's order. */
+export function groupTable(rows: readonly ViewRow[], context: TableContext): HTMLTableElement {
+  const head = h('thead', { children: [h('tr', { children: COLUMNS.map((c, i) => h('th', { text: c, className: NUMERIC_COLUMNS.has(i) ? 'num' : '', attrs: { scope: 'col', ...(COLUMN_NAMES[i] ? { 'aria-label': COLUMN_NAMES[i] as string, title: COLUMN_NAMES[i] as string } : {}) } })) })] });
+  const body = h('tbody');
+  for (const view of rows) {
+    body.appendChild(rolloutRow(view, context));
+    if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view, context.threshold));
+  }
+  return h('table', { className: 'rollouts', attrs: { 'aria-label': 'Rollouts of the group, most trusted first within correct and incorrect' }, children: [head, body] });
+}

@@ -1,0 +1,56 @@
+/**
+ * The PROF panels' webview entry: registers the toolkit components, restores the saved state,
+ * says `ready`, and renders whatever view the host sends.
+ */
+import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDropdown, vsCodeOption, vsCodeTextField } from '@vscode/webview-ui-toolkit';
+import { Channel } from './channel';
+import { h, replaceChildren } from './dom';
+import { renderGroupView } from './groupView';
+import { renderDashboard } from './dashboardView';
+import { PANEL_STATE_VERSION, type HostToWebview, type PanelState, type WhatIfSettings } from '../src/protocol/panel';
+
+provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDropdown(), vsCodeOption(), vsCodeTextField());
+
+const channel = new Channel();
+const root = document.getElementById('app') as HTMLElement;
+const saved = channel.savedState();
+/** The what-if settings follow the user from group to group until reset. */
+let whatIf: WhatIfSettings | null = saved?.whatIf ?? null;
+
+function save(state: Omit<PanelState, 'version'>): void {
+  channel.saveState({ version: PANEL_STATE_VERSION, ...state });
+}
+
+function show(message: Exclude<HostToWebview, { type: 'response' }>): void {
+  switch (message.type) {
+    case 'group': {
+      const { data } = message;
+      const rolloutId = data.rows[0]?.id ?? null;
+      save({ view: 'group', source: data.source, rolloutId, whatIf });
+      renderGroupView(root, {
+        channel,
+        data,
+        whatIf,
+        onWhatIf: (next) => {
+          whatIf = next;
+          save({ view: 'group', source: data.source, rolloutId, whatIf });
+        },
+      });
+      break;
+    }
+    case 'dashboard':
+      save({ view: 'dashboard', source: message.data.source, rolloutId: null, whatIf: null });
+      renderDashboard(root, message.data, channel);
+      break;
+    case 'notice':
+      replaceChildren(root, [h('p', { className: 'notice', text: message.notice.text })]);
+      break;
+    default: {
+      const unexpected: never = message;
+      void unexpected;
+    }
+  }
+}
+
+channel.listen(show);
+channel.post({ type: 'ready' });
