@@ -3,7 +3,7 @@
  * then each group, then the suspected false positives worth opening.
  */
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
-import { groupIds } from './decisionLines';
+import { groupIds } from '../core/decisionLines';
 
 const REASON_WORDS: Record<string, string> = {
   kept: 'kept',

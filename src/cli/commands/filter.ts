@@ -7,13 +7,11 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AnalysedRollout, FileAnalysis } from '../../core/analysis';
-import { adaptRecord } from '../../core/formats';
-import { parseLenient } from '../../core/lenientJson';
-import { keepResponses } from '../../core/rawEdit';
+import { keptLineText } from '../../core/keptLines';
+import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
-import { decisionLine, groupIds } from '../decisionLines';
 import { readFileLines } from '../fileLines';
 import { withScorer } from '../scorerOptions';
 import { printDiagnostics } from './report';
@@ -60,7 +58,7 @@ async function writeKept(file: string, output: string, a: FileAnalysis): Promise
     const bytes = await readFile(file);
     for await (const lines of readFileLines(file)) {
       for (const line of lines) {
-        const text = keptText(line.raw, byLine.get(line.line));
+        const text = keptLineText(line.raw, byLine.get(line.line));
         if (text === null) continue;
         await write(out, text === line.raw ? bytes.subarray(line.byteStart, line.byteEnd) : text + '\n');
         written++;
@@ -69,23 +67,6 @@ async function writeKept(file: string, output: string, a: FileAnalysis): Promise
   }
   await close(out);
   return written;
-}
-
-/** The line as it should be written: itself when all its rollouts are kept, trimmed when some are, null when none. */
-function keptText(raw: string, rollouts: AnalysedRollout[] | undefined): string | null {
-  if (!rollouts || rollouts.length === 0) return null;
-  const kept = new Set(rollouts.filter((r) => r.decision.kept).map((r) => r.index));
-  if (kept.size === 0) return null;
-  if (kept.size === rollouts.length) return raw;
-  const parsed = parseLenient(raw);
-  if (!parsed.ok) return null;
-  const drafts = adaptRecord({ line: 0, raw, value: parsed.value }).drafts;
-  const first = drafts[0]?.responsePath;
-  if (!first) return raw;
-  const isKeyed = first.length === 2 && first[1] === 'solution';
-  return isKeyed
-    ? keepResponses(raw, kept, { keyedMembers: drafts.map((d) => String(d.responsePath?.[0])) })
-    : keepResponses(raw, kept, { responsesKey: String(first[0]) });
 }
 
 function write(out: WriteStream, data: string | Uint8Array): Promise<void> {

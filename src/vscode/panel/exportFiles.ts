@@ -3,14 +3,13 @@
  * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
  * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
  */
-import { adaptRecord } from '../../core/formats';
 import { decideAll } from '../../core/groups';
-import { parseLenient } from '../../core/lenientJson';
-import { keepResponses } from '../../core/rawEdit';
+import { decisionLine, groupIds } from '../../core/decisionLines';
+import { keptLineText } from '../../core/keptLines';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
 import type { RolloutSummary } from '../../protocol/analysis';
-import { groupLabels, rankScores } from './panelData';
+import { rankScores } from './panelData';
 
 /** The rollouts with their decisions taken again under `settings`, in the same order. */
 export function decideFile(rollouts: readonly RolloutSummary[], settings: ProfSettings): RolloutSummary[] {
@@ -30,30 +29,9 @@ export function decideFile(rollouts: readonly RolloutSummary[], settings: ProfSe
   }));
 }
 
-/** One decision line (DESIGN §8), with the CLI's field order. */
-function decisionRecord(r: RolloutSummary, group: string): Record<string, unknown> {
-  const d = r.decision;
-  return {
-    line: r.line,
-    index: r.index,
-    group,
-    correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
-    steps: d.steps,
-    stepScores: r.stepScores,
-    score: d.score,
-    consistency: d.consistency,
-    penalised: d.penalised,
-    kept: d.kept,
-    reason: d.reason,
-    firstLowStep: r.firstLowStep,
-    suspectedFalsePositive: r.falsePositive.suspected,
-    falsePositiveRules: r.falsePositive.rules,
-  };
-}
-
 function records(rollouts: readonly RolloutSummary[]): Record<string, unknown>[] {
-  const labels = groupLabels(rollouts);
-  return rollouts.map((r) => decisionRecord(r, labels.get(r.group) ?? ''));
+  const labels = groupIds(rollouts);
+  return rollouts.map((r) => ({ ...decisionLine(r, labels.get(r.group) ?? '') }));
 }
 
 /** Decision lines as JSONL, the same text as `prof-lens filter --decisions`. */
@@ -76,7 +54,7 @@ export function csvCell(value: unknown): string {
 /** Decision lines as CSV with a header row; list fields are space-separated. */
 export function decisionsCsv(rollouts: readonly RolloutSummary[]): string {
   const rows = records(rollouts);
-  const columns = Object.keys(decisionRecord(rollouts[0] ?? emptyRollout(), ''));
+  const columns = Object.keys(decisionLine(rollouts[0] ?? emptyRollout(), ''));
   const lines = [columns.join(','), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(','))];
   return lines.map((l) => l + '\r\n').join('');
 }
@@ -93,23 +71,6 @@ function emptyRollout(): RolloutSummary {
 export interface KeptOutput {
   bytes: Uint8Array;
   lines: number;
-}
-
-/** The line as `filter` writes it: whole when all its rollouts are kept, trimmed when some are, null when none. */
-function keptText(raw: string, rollouts: readonly RolloutSummary[] | undefined): string | null {
-  if (!rollouts || rollouts.length === 0) return null;
-  const kept = new Set(rollouts.filter((r) => r.decision.kept).map((r) => r.index));
-  if (kept.size === 0) return null;
-  if (kept.size === rollouts.length) return raw;
-  const parsed = parseLenient(raw);
-  if (!parsed.ok) return null;
-  const drafts = adaptRecord({ line: 0, raw, value: parsed.value }).drafts;
-  const first = drafts[0]?.responsePath;
-  if (!first) return raw;
-  const isKeyed = first.length === 2 && first[1] === 'solution';
-  return isKeyed
-    ? keepResponses(raw, kept, { keyedMembers: drafts.map((d) => String(d.responsePath?.[0])) })
-    : keepResponses(raw, kept, { responsesKey: String(first[0]) });
 }
 
 function byLine(rollouts: readonly RolloutSummary[]): Map<number, RolloutSummary[]> {
@@ -153,7 +114,7 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
     let to = newline === -1 ? bytes.length : newline;
     if (to > from && bytes[to - 1] === 13) to--;
     const raw = decoder.decode(bytes.subarray(from, to));
-    const text = keptText(raw, lines.get(line));
+    const text = keptLineText(raw, lines.get(line));
     if (text !== null) chunks.push(text === raw ? bytes.subarray(start, end) : encoder.encode(text + '\n'));
     start = end;
   }

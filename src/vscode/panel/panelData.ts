@@ -2,6 +2,7 @@
  * What the panels are sent, built from the host's rollout summaries, the texts fetched from the
  * analysis worker and the file's report. Pure (no `vscode` import), so it is unit-tested directly.
  */
+import { groupIds } from '../../core/decisionLines';
 import type { ProfSettings } from '../../core/settings';
 import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
 import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings } from '../../protocol/panel';
@@ -17,19 +18,8 @@ export function panelSettings(settings: ProfSettings): PanelSettings {
   return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules: [...falsePositiveRules] };
 }
 
-/**
- * Readable group ids, as `prof-lens filter --decisions` writes them: the file's uid/group id when
- * the key is one, else `g<n>` in order of first appearance.
- */
-export function groupLabels(rollouts: readonly Pick<RolloutSummary, 'group'>[]): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const r of rollouts) {
-    if (labels.has(r.group)) continue;
-    const keyed = /^(uid|group|group_id|prompt_id|problem_id|id)=(.*)$/s.exec(r.group);
-    labels.set(r.group, keyed && !r.group.includes('\u0000') ? (keyed[2] as string) : `g${labels.size + 1}`);
-  }
-  return labels;
-}
+/** Readable group labels: the same ids as the CLI's decision lines. */
+export const groupLabels = groupIds;
 
 /** Step scores as the filter reads them: null when no scorer could score the rollout. */
 export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'decision'>): (number | null)[] | null {

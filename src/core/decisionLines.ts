@@ -1,8 +1,9 @@
 /**
  * One decision line per rollout (DESIGN §8), in input order: what a training pipeline joins back
- * onto its rollouts.
+ * onto its rollouts. Shared by `prof-lens filter --decisions` and the panel's export.
  */
-import type { AnalysedRollout } from '../core/analysis';
+import type { Decision, OutcomeKind } from './model';
+import type { FalsePositive } from './groups';
 
 export interface DecisionLine {
   line: number;
@@ -21,8 +22,20 @@ export interface DecisionLine {
   falsePositiveRules: string[];
 }
 
+/** What a decision line is made from: any analysed rollout (full or summarised). */
+export interface DecisionSource {
+  line: number;
+  index: number;
+  group: string;
+  outcome: { kind: OutcomeKind };
+  decision: Decision;
+  stepScores: (number | null)[];
+  firstLowStep: number | null;
+  falsePositive: FalsePositive;
+}
+
 /** Readable group ids: the file's uid/group id when it has one, else `g<n>` in order of first appearance. */
-export function groupIds(rollouts: readonly AnalysedRollout[]): Map<string, string> {
+export function groupIds(rollouts: readonly Pick<DecisionSource, 'group'>[]): Map<string, string> {
   const ids = new Map<string, string>();
   for (const r of rollouts) {
     if (ids.has(r.group)) continue;
@@ -33,7 +46,7 @@ export function groupIds(rollouts: readonly AnalysedRollout[]): Map<string, stri
 }
 
 /** The decision line of one rollout. */
-export function decisionLine(r: AnalysedRollout, groupId: string): DecisionLine {
+export function decisionLine(r: DecisionSource, groupId: string): DecisionLine {
   const d = r.decision;
   return {
     line: r.line,
