@@ -2,25 +2,10 @@
  * The words the panels show: reason codes in plain language, outcomes, numbers. Worded like the
  * editor's summaries and hovers, so a rollout reads the same in both places.
  */
-import type { OutcomeKind, ReasonCode } from '../src/core/model';
+import type { OutcomeKind } from '../src/core/model';
 
-const REASON_LABELS: Record<ReasonCode, string> = {
-  'kept': 'kept',
-  'kept-small-group': 'kept (group not larger than m)',
-  'dropped-low-consistency': 'dropped: correct, steps least trusted',
-  'dropped-conflict': 'dropped: incorrect, steps most trusted',
-  'dropped-step-penalty': 'dropped: step-count penalty',
-  'dropped-random': 'dropped: incorrect, random (POS)',
-  'dropped-group-too-small': 'dropped: group not larger than remove',
-  'not-ranked-no-outcome': 'not ranked: outcome unknown',
-  'not-ranked-non-binary': 'not ranked: reward not binary',
-  'not-ranked-no-scores': 'not ranked: no step scores',
-};
 
-/** A PROF reason code in words; an unknown code is shown as it is. */
-export function reasonLabel(reason: string): string {
-  return (REASON_LABELS as Record<string, string>)[reason] ?? reason;
-}
+export { reasonLabel } from '../src/core/reasons';
 
 const OUTCOMES: Record<OutcomeKind, { symbol: string; word: string }> = {
   correct: { symbol: '✓', word: 'correct' },

@@ -4,19 +4,8 @@
  */
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
+import { reasonLabel } from '../core/reasons';
 
-const REASON_WORDS: Record<string, string> = {
-  kept: 'kept',
-  'kept-small-group': 'kept (group not larger than m)',
-  'dropped-low-consistency': 'dropped: correct, steps least trusted',
-  'dropped-conflict': 'dropped: incorrect, steps most trusted',
-  'dropped-step-penalty': 'dropped: step-count penalty (H ≤ 1 or H ≥ Hλ)',
-  'dropped-random': 'dropped: incorrect, random (POS)',
-  'dropped-group-too-small': 'dropped: group not larger than --remove',
-  'not-ranked-no-outcome': 'not ranked: outcome unknown',
-  'not-ranked-non-binary': 'not ranked: reward not binary',
-  'not-ranked-no-scores': 'not ranked: no step scores',
-};
 
 /** Render the whole report. */
 export function renderReport(a: FileAnalysis, width = 100): string {
@@ -35,7 +24,7 @@ export function renderReport(a: FileAnalysis, width = 100): string {
     `scored by: ${Object.entries(r.scorers).map(([k, v]) => `${k} ${v}`).join(' · ')}`,
     '',
     'decisions',
-    ...Object.entries(r.byReason).map(([k, v]) => `  ${String(v).padStart(7)}  ${REASON_WORDS[k] ?? k}`),
+    ...Object.entries(r.byReason).map(([k, v]) => `  ${String(v).padStart(7)}  ${reasonLabel(k)}`),
     '',
     ...groupTable(a, width),
     ...falsePositiveList(a.rollouts),

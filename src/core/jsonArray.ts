@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, SourceRecord } from './model';
 import { parseLenient } from './lenientJson';
+import { stringEnd } from './rawJson';
 
 interface Span {
   start: number;
@@ -73,14 +74,6 @@ function pushSpan(text: string, start: number, end: number, out: Span[]): void {
   out.push({ start: s, end: e });
 }
 
-function stringEnd(text: string, quote: number): number {
-  for (let i = quote + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i;
-  }
-  return text.length;
-}
 
 function firstNonSpace(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {

@@ -2,7 +2,7 @@
  * The words a user reads: end-of-line summaries, decision labels, hover text. Pure (no `vscode`
  * import) so the wording is unit-tested and shared by the raw file and the Rollout View.
  */
-import type { ReasonCode } from '../core/model';
+import { reasonLabel } from '../core/reasons';
 import type { ProfSettings } from '../core/settings';
 import type { RolloutSummary } from '../protocol/analysis';
 
@@ -18,23 +18,9 @@ export function themeColorIds(): string[] {
   ];
 }
 
-const REASON_LABELS: Record<ReasonCode, string> = {
-  'kept': 'kept',
-  'kept-small-group': 'kept (group not larger than m)',
-  'dropped-low-consistency': 'dropped: correct, steps least trusted',
-  'dropped-conflict': 'dropped: incorrect, steps most trusted',
-  'dropped-step-penalty': 'dropped: step-count penalty',
-  'dropped-random': 'dropped: incorrect, random (POS)',
-  'dropped-group-too-small': 'dropped: group not larger than remove',
-  'not-ranked-no-outcome': 'not ranked: outcome unknown',
-  'not-ranked-non-binary': 'not ranked: reward not binary',
-  'not-ranked-no-scores': 'not ranked: no step scores',
-};
 
-/** A short human label for a PROF reason code. */
-export function reasonLabel(reason: ReasonCode): string {
-  return REASON_LABELS[reason] ?? reason;
-}
+/** A short human label for a PROF reason code (one wording everywhere: see core/reasons). */
+export { reasonLabel };
 
 /** The mark a rollout gets: a suspected false positive outranks its decision. */
 export function markKind(rollout: RolloutSummary): MarkKind {
