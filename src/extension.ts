@@ -13,6 +13,10 @@ import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
 import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
 import { RolloutViewProvider } from './vscode/rolloutView';
+import { createPanelFeature } from './vscode/panel/panelFeature';
+import { ScorerNotices } from './vscode/scorerNotices';
+import { createSetupFeature } from './vscode/setupFeature';
+import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
 import { StatusBar } from './vscode/statusBar';
 
@@ -23,7 +27,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const metrics = Metrics.fromEnvironment();
   const settings = new LiveSettings();
   const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
-  const store = new AnalysisStore(client);
+  const store = new AnalysisStore(client, scorerPlanner(modelEnvironment(context)));
+  const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
   const views = new RolloutViewProvider(client, store, template);
@@ -34,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   decorations.setEnabled(settings.current.isDecorationEnabled);
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled);
   context.subscriptions.push(
-    metrics, settings, store, client, rawMarks, views, decorations, codeLens,
+    metrics, settings, store, client, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
     store.onDidProgress((event) => metrics.progress(event)),
@@ -43,9 +48,13 @@ export function activate(context: vscode.ExtensionContext): void {
     settings.onDidChange((current) => {
       decorations.setEnabled(current.isDecorationEnabled);
       codeLens.refresh();
+      // A model the settings no longer name is closed now, not at the next analysis.
+      client.configureModel(store.currentPlan().model);
     }),
     ...trackDocuments(store, settings),
-    ...registerCommands({ store, views }),
+    ...registerCommands({ store, views, notices }),
+    createPanelFeature({ extensionUri: context.extensionUri, store, client }),
+    createSetupFeature({ extension: context.extension }),
   );
   metrics.activated(loadStartedAt);
 }

@@ -94,7 +94,7 @@ function distributions(data: DashboardData): HTMLElement {
         className: 'charts',
         children: [
           histogramChart({
-            title: 'Step count H of ranked rollouts (shaded: penalised)',
+            title: `Step count H of ranked rollouts (shaded: penalised, ${settings.penalty === 'card' ? `H ≤ 1 or H ≥ ${settings.maxSteps}` : 'H < 2 or H > 30'})`,
             counts: data.report.stepCounts,
             xLabel: 'steps (H)',
             describe: (key, count) => `${count} rollout${count === 1 ? '' : 's'} with H = ${key}`,

@@ -56,7 +56,11 @@ function decisionCell(view: ViewRow): HTMLElement {
     ? h('span', { className: 'badge changed', text: d.kept ? 'now kept' : 'now dropped', attrs: { title: `analysed: ${reasonLabel(view.analysed.reason)}` } })
     : null;
   const suspect = view.falsePositive.suspected
-    ? h('span', { className: 'badge suspect', text: '⚠ suspected false positive', attrs: { title: falsePositiveRulesText(view.falsePositive.rules) } })
+    ? h('span', {
+      className: 'badge suspect',
+      text: '⚠ false positive?',
+      attrs: { title: `suspected false positive: ${falsePositiveRulesText(view.falsePositive.rules)}`, 'aria-label': `suspected false positive: ${falsePositiveRulesText(view.falsePositive.rules)}` },
+    })
     : null;
   return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect] });
 }
@@ -64,7 +68,12 @@ function decisionCell(view: ViewRow): HTMLElement {
 function rowLabel(view: ViewRow): string {
   const { word } = outcomeLabel(view.row.outcome);
   const where = view.row.index > 0 ? `line ${view.row.line}, response ${view.row.index + 1}` : `line ${view.row.line}`;
-  return `${where}: ${word}, ${reasonLabel(view.decision.reason)}${view.isChanged ? ' (changed by what-if)' : ''}`;
+  const notes = [
+    view.decision.penalised ? 'step-count penalty' : null,
+    view.falsePositive.suspected ? 'suspected false positive' : null,
+    view.isChanged ? 'changed by what-if' : null,
+  ].filter((n): n is string => n !== null);
+  return `${where}: ${word}, ${reasonLabel(view.decision.reason)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 function toggleButton(view: ViewRow, context: TableContext): HTMLElement {
@@ -88,7 +97,7 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
   const where = row.index > 0 ? `${row.line}·${row.index + 1}` : String(row.line);
   const tr = h('tr', {
     className: `rollout${view.isChanged ? ' changed' : ''}`,
-    attrs: { tabindex: '0', 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
+    attrs: { 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
     children: [
       h('td', { children: [toggleButton(view, context)] }),
       h('td', { className: 'num', text: where }),
@@ -159,5 +168,11 @@ export function groupTable(rows: readonly ViewRow[], context: TableContext): HTM
     body.appendChild(rolloutRow(view, context));
     if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view, context.threshold));
   }
+  // One tab stop for the whole table (the focused row, else the first); arrows move within it.
+  const rolloutRows = [...body.querySelectorAll<HTMLTableRowElement>('tr.rollout')];
+  rolloutRows.forEach((tr, i) => {
+    tr.tabIndex = i === 0 ? 0 : -1;
+    tr.addEventListener('focus', () => rolloutRows.forEach((other) => (other.tabIndex = other === tr ? 0 : -1)));
+  });
   return h('table', { className: 'rollouts', attrs: { 'aria-label': 'Rollouts of the group, most trusted first within correct and incorrect' }, children: [head, body] });
 }

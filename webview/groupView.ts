@@ -75,48 +75,69 @@ function promptSection(data: GroupData): HTMLElement {
   });
 }
 
-/** Renders the group view into `root`. */
-export function renderGroupView(root: HTMLElement, options: GroupViewOptions): void {
-  const { data, channel } = options;
-  const analysed = whatIfOf(data.settings);
-  let whatIf = options.whatIf ?? analysed;
-  const expanded = new Set<number>();
-  const counts = h('div', { className: 'counts-holder' });
-  const summary = h('p', { className: 'change-summary', attrs: { role: 'status', 'aria-live': 'polite' } });
-  const table = h('div', { className: 'table-holder' });
-  const refresh = (): void => {
-    const rows = recompute(data, whatIf);
-    replaceChildren(counts, [countsList(countGroup(rows, whatIf))]);
-    summary.textContent = changeSummary(rows, !isSameWhatIf(whatIf, analysed));
+/** The group view's state: the what-if in force and which rows show their steps. */
+class GroupView {
+  private readonly analysed: WhatIfSettings;
+  private whatIf: WhatIfSettings;
+  private readonly expanded = new Set<number>();
+  private readonly counts = h('div', { className: 'counts-holder' });
+  private readonly summary = h('p', { className: 'change-summary', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly table = h('div', { className: 'table-holder' });
+
+  constructor(private readonly root: HTMLElement, private readonly options: GroupViewOptions) {
+    this.analysed = whatIfOf(options.data.settings);
+    this.whatIf = options.whatIf ?? this.analysed;
+  }
+
+  /** Builds the whole view (again after a reset, so the controls show the analysed values). */
+  build(): void {
+    const { data, channel } = this.options;
+    replaceChildren(this.root, [
+      header(this.options),
+      promptSection(data),
+      this.counts,
+      whatIfControls({ current: this.whatIf, onChange: (next) => this.apply(next), onReset: () => this.reset() }),
+      this.summary,
+      this.table,
+      exportBar({ channel, source: data.source, settings: () => (isSameWhatIf(this.whatIf, this.analysed) ? null : this.whatIf) }),
+    ]);
+    this.refresh();
+  }
+
+  private apply(next: WhatIfSettings): void {
+    this.whatIf = next;
+    this.options.onWhatIf(isSameWhatIf(next, this.analysed) ? null : next);
+    this.refresh();
+  }
+
+  private reset(): void {
+    this.apply(this.analysed);
+    this.build();
+    this.root.querySelector<HTMLElement>('#whatif-reset')?.focus();
+  }
+
+  /** Decides the group under the current what-if and redraws counts and rows, keeping focus. */
+  private refresh(): void {
+    const { data, channel } = this.options;
+    const rows = recompute(data, this.whatIf);
+    replaceChildren(this.counts, [countsList(countGroup(rows, this.whatIf))]);
+    this.summary.textContent = changeSummary(rows, !isSameWhatIf(this.whatIf, this.analysed));
     const focused = document.activeElement?.getAttribute('data-rollout');
-    replaceChildren(table, [groupTable(rows, {
-      whatIf,
+    replaceChildren(this.table, [groupTable(rows, {
+      whatIf: this.whatIf,
       threshold: data.settings.threshold,
-      expanded,
+      expanded: this.expanded,
       onReveal: (rolloutId) => channel.post({ type: 'reveal', source: data.source, rolloutId }),
       onToggle: (rolloutId) => {
-        if (!expanded.delete(rolloutId)) expanded.add(rolloutId);
-        refresh();
+        if (!this.expanded.delete(rolloutId)) this.expanded.add(rolloutId);
+        this.refresh();
       },
     })]);
-    if (focused) table.querySelector<HTMLElement>(`tr[data-rollout="${CSS.escape(focused)}"]`)?.focus();
-  };
-  const apply = (next: WhatIfSettings): void => {
-    whatIf = next;
-    options.onWhatIf(isSameWhatIf(next, analysed) ? null : next);
-    refresh();
-  };
-  const build = (): void => {
-    replaceChildren(root, [
-      header(options),
-      promptSection(data),
-      counts,
-      whatIfControls({ current: whatIf, analysed, onChange: apply, onReset: () => { apply(analysed); build(); root.querySelector<HTMLElement>('#whatif-reset')?.focus(); } }),
-      summary,
-      table,
-      exportBar({ channel, source: data.source, settings: () => (isSameWhatIf(whatIf, analysed) ? null : whatIf) }),
-    ]);
-    refresh();
-  };
-  build();
+    if (focused) this.table.querySelector<HTMLElement>(`tr[data-rollout="${CSS.escape(focused)}"]`)?.focus();
+  }
+}
+
+/** Renders the group view into `root`. */
+export function renderGroupView(root: HTMLElement, options: GroupViewOptions): void {
+  new GroupView(root, options).build();
 }

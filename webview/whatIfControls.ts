@@ -10,7 +10,6 @@ import type { WhatIfSettings } from '../src/protocol/panel';
 /** What the controls start from and report to. */
 export interface WhatIfOptions {
   current: WhatIfSettings;
-  analysed: WhatIfSettings;
   onChange: (settings: WhatIfSettings) => void;
   onReset: () => void;
 }

@@ -15,6 +15,10 @@ Usage:
   prof-lens eval <labelled files>... [--threshold X] [--sweep] [--model <dir> | --url <endpoint>]
       How well a step scorer finds the first wrong step (ProcessBench error-accuracy,
       correct-accuracy and F1; one subset per file). Default scorer: the embedded checker.
+  prof-lens doctor [--model <dir>] [--url <endpoint>] [--providers LIST] [--json]
+      Check the set-up: versions, execution providers, a model folder (files, manifest,
+      tokenizer, inputs/outputs, a timed one-rollout smoke score), an endpoint (GET
+      /v1/models, one /pooling request). Exit 1 when a check failed.
 
 Input: JSONL (one rollout per line, or one prompt with a responses array per line)
 or a JSON array. verl dumps, generic prompt/response/answer/score files, chat

@@ -4,11 +4,12 @@ import { filterCommand } from './commands/filter';
 import { reportCommand } from './commands/report';
 import { scoreCommand } from './commands/score';
 import { evalCommand } from './commands/evaluate';
+import { doctorCommand } from './commands/doctor';
 import { HELP } from './help';
 import { UsageError } from './args';
 import { EXIT_USAGE, type CliIo, type Command } from './io';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand };
+const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -11,9 +11,20 @@ import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import type { Diagnostic } from '../core/model';
 import type { ProfSettings } from '../core/settings';
 
-/** Which scorer chain the worker should use. */
-export type ScorerChoice = 'auto' | 'file' | 'checker';
-export const SCORER_CHOICES: readonly ScorerChoice[] = ['auto', 'file', 'checker'];
+/**
+ * The scorer a user chooses (`profLens.scoring.scorer`): `auto` takes the file's scores, else the
+ * configured model, else the checker; `onnx` and `http` force the model of that kind.
+ */
+export type ScorerChoice = 'auto' | 'file' | 'checker' | 'onnx' | 'http';
+export const SCORER_CHOICES: readonly ScorerChoice[] = ['auto', 'file', 'checker', 'onnx', 'http'];
+
+/**
+ * A model scorer the worker should open (or keep open): an ONNX model folder or a vLLM endpoint,
+ * with where its scores are cached. The host decides it from trusted settings only.
+ */
+export type ModelConfig =
+  | { kind: 'onnx'; modelDir: string; workerPath: string; cacheDir: string }
+  | { kind: 'http'; url: string; cacheDir: string };
 
 /** What the host knows about one rollout: everything the decorations, hovers and Problems need. */
 export type RolloutSummary = Pick<
@@ -35,6 +46,8 @@ export interface AnalysisSummary {
   rolloutCount: number;
   /** Time the worker spent, for the status bar tooltip and benchmarks. */
   durationMs: number;
+  /** Why the requested model did not score this analysis (it fell back), when it did not. */
+  modelError?: string;
 }
 
 /** Where the worker reads the file from: the editor's text, or the disk for unmodified files. */
@@ -49,6 +62,10 @@ export interface AnalyseRequest {
   source: AnalysisSource;
   settings: Partial<ProfSettings>;
   scorer: ScorerChoice;
+  /** The model behind `auto`, `onnx` and `http`; null when none is configured (or allowed). */
+  model: ModelConfig | null;
+  /** Try a model that failed to load again (re-score), instead of falling back at once. */
+  shouldRetryModel?: boolean;
   /** 1-based lines the user is looking at: their rollouts are sent first. */
   priorityLines?: { from: number; to: number };
 }
@@ -76,13 +93,30 @@ export interface ForgetRequest {
   documentKey: string;
 }
 
-export type HostToWorker = AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest;
+/**
+ * The model settings changed: the worker closes a model that is no longer configured (a later
+ * `analyse` opens the new one).
+ */
+export interface ConfigureRequest {
+  type: 'configure';
+  model: ModelConfig | null;
+}
+
+/** The extension is deactivating: release the model (its worker thread) and stop. */
+export interface ShutdownRequest {
+  type: 'shutdown';
+}
+
+export type HostToWorker =
+  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest;
 
 export interface ProgressMessage {
   type: 'progress';
   requestId: number;
   done: number;
   total: number;
+  /** What the worker is doing, when a user would want to know (loading a model, scoring with it). */
+  activity?: string;
 }
 
 export interface RolloutsMessage {
@@ -120,17 +154,34 @@ function hasNumber(value: Record<string, unknown>, key: string): boolean {
   return typeof value[key] === 'number';
 }
 
+/** Checks a model configuration (null allowed: no model). */
+export function isModelConfig(value: unknown): value is ModelConfig | null {
+  if (value === null) return true;
+  if (!isRecord(value) || typeof value['cacheDir'] !== 'string') return false;
+  if (value['kind'] === 'onnx') return typeof value['modelDir'] === 'string' && typeof value['workerPath'] === 'string';
+  return value['kind'] === 'http' && typeof value['url'] === 'string';
+}
+
+/** Identifies a model configuration: equal keys mean the same model may be kept open. */
+export function modelConfigKey(config: ModelConfig | null): string {
+  if (!config) return '';
+  return config.kind === 'onnx' ? JSON.stringify(['onnx', config.modelDir, config.cacheDir]) : JSON.stringify(['http', config.url, config.cacheDir]);
+}
+
+function isSource(source: unknown): boolean {
+  if (!isRecord(source)) return false;
+  return source['kind'] === 'text' ? typeof source['text'] === 'string' : typeof source['path'] === 'string';
+}
+
 /** Checks a message received by the worker. */
 export function isHostToWorker(value: unknown): value is HostToWorker {
   if (!isRecord(value)) return false;
   switch (value['type']) {
-    case 'analyse': {
-      const source = value['source'];
+    case 'analyse':
       return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
-        && typeof value['fileName'] === 'string' && isRecord(source)
-        && (source['kind'] === 'text' ? typeof source['text'] === 'string' : typeof source['path'] === 'string')
-        && isRecord(value['settings']) && SCORER_CHOICES.includes(value['scorer'] as ScorerChoice);
-    }
+        && typeof value['fileName'] === 'string' && isSource(value['source'])
+        && isRecord(value['settings']) && SCORER_CHOICES.includes(value['scorer'] as ScorerChoice)
+        && isModelConfig(value['model']);
     case 'more':
     case 'cancel':
       return hasNumber(value, 'requestId');
@@ -138,6 +189,10 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
       return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string' && Array.isArray(value['rolloutIds']);
     case 'forget':
       return typeof value['documentKey'] === 'string';
+    case 'configure':
+      return isModelConfig(value['model']);
+    case 'shutdown':
+      return true;
     default:
       return false;
   }

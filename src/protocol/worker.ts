@@ -42,7 +42,16 @@ export interface RunRequest {
   padId: number;
 }
 
-export type HostToWorkerMessage = InitRequest | RunRequest;
+/**
+ * Release the session and end the worker. Ending a thread that still holds a native session can
+ * abort the whole process, so the host asks for this before it would ever terminate the thread.
+ */
+export interface ShutdownRequest {
+  type: 'shutdown';
+  id: number;
+}
+
+export type HostToWorkerMessage = InitRequest | RunRequest | ShutdownRequest;
 
 /** The session is ready. */
 export interface ReadyResponse {
@@ -117,6 +126,8 @@ export function isHostToWorkerMessage(value: unknown): value is HostToWorkerMess
         value.rows.length === value.positions.length &&
         typeof value.padId === 'number'
       );
+    case 'shutdown':
+      return true;
     default:
       return false;
   }

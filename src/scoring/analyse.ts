@@ -36,9 +36,12 @@ export async function analyseText(text: string, options: AnalyseOptions): Promis
   const read = readText(text, options.fileName);
   analyzer.addDiagnostics(read.diagnostics);
   const batch = 2000;
-  for (let i = 0; i < read.records.length; i += batch) {
-    await analyzer.addRecords(read.records.slice(i, i + batch));
-    options.onProgress?.(Math.min(i + batch, read.records.length), read.records.length);
+  const total = read.records.length;
+  for (let i = 0; i < total; i += batch) {
+    const size = Math.min(batch, total - i);
+    // A model scores a batch slowly: progress within it keeps the status bar moving.
+    await analyzer.addRecords(read.records.slice(i, i + size), (done, of) => options.onProgress?.(i + Math.floor((size * done) / Math.max(1, of)), total));
+    options.onProgress?.(i + size, total);
   }
   return analyzer.finish();
 }
@@ -81,8 +84,8 @@ export class Analyzer {
     }
   }
 
-  /** Prepare, grade and score a batch of records. */
-  async addRecords(records: readonly SourceRecord[]): Promise<void> {
+  /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
+  async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
     for (const record of records) {
       const result = prepareRecord(record, { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length + prepared.length, countOnly: this.countOnly });
@@ -92,7 +95,7 @@ export class Analyzer {
     }
     const [outcomes, scorings] = await Promise.all([
       this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.keepText }),
-      this.chain.score(prepared, { signal: this.options.signal }),
+      this.chain.score(prepared, { signal: this.options.signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
     prepared.forEach((p, i) => this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scorings[i]!)));
   }

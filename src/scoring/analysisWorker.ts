@@ -13,7 +13,8 @@ import {
   type DetailsRequest,
   type WorkerToHost,
 } from '../protocol/analysis';
-import { analyseText } from './analyse';
+import { analyseWithModel } from './modelAnalysis';
+import { ModelScorers } from './modelScorers';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -21,6 +22,8 @@ const CHUNK_SIZE = 400;
 const PROGRESS_INTERVAL_MS = 100;
 
 const port = parentPort;
+/** The configured model, kept open across analyses so an edit never reloads it. */
+const models = new ModelScorers();
 const analyses = new Map<string, FileAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
@@ -41,21 +44,24 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   let lastProgress = 0;
   try {
     const text = await readSource(request);
-    const analysis = await analyseText(text, {
+    const { analysis, modelError } = await analyseWithModel(text, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
+      model: request.model,
+      models,
+      shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
-      onProgress: (done, total) => {
+      onProgress: (done, total, activity) => {
         const now = performance.now();
-        if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
         lastProgress = now;
-        post({ type: 'progress', requestId: request.requestId, done, total });
+        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}) });
       },
     });
     if (controller.signal.aborted) throw new Error('cancelled');
     analyses.set(request.documentKey, analysis);
-    sendResults(request, analysis, performance.now() - started);
+    sendResults({ request, analysis, durationMs: performance.now() - started, modelError });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
     post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
@@ -74,7 +80,14 @@ function chunksOf(analysis: FileAnalysis, priority: AnalyseRequest['priorityLine
   return chunks;
 }
 
-function sendResults(request: AnalyseRequest, analysis: FileAnalysis, durationMs: number): void {
+interface Results {
+  request: AnalyseRequest;
+  analysis: FileAnalysis;
+  durationMs: number;
+  modelError: string | undefined;
+}
+
+function sendResults({ request, analysis, durationMs, modelError }: Results): void {
   const { requestId } = request;
   const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
     .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
@@ -88,6 +101,7 @@ function sendResults(request: AnalyseRequest, analysis: FileAnalysis, durationMs
       settings: analysis.settings,
       rolloutCount: analysis.rollouts.length,
       durationMs,
+      ...(modelError === undefined ? {} : { modelError }),
     },
   });
   outboxes.set(requestId, outbox);
@@ -138,6 +152,13 @@ port?.on('message', (message: unknown) => {
       break;
     case 'forget':
       analyses.delete(message.documentKey);
+      break;
+    case 'configure':
+      void models.configure(message.model);
+      break;
+    case 'shutdown':
+      // The model's own worker thread is terminated before this one ends.
+      void models.release().finally(() => process.exit(0));
       break;
   }
 });

@@ -12,6 +12,15 @@ import { createCheckerScorer } from './checker/checkerScorer';
 /** `auto`: file scores where present, else the model (if one is configured), else the checker. */
 export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
 
+/**
+ * The chain for a user's choice (`auto`, `file`, `checker`, `onnx`, `http`): naming a model's kind
+ * forces the model, and without one that choice scores with the checker (the caller says why).
+ */
+export function chainChoiceFor(choice: ScorerChoice | 'onnx' | 'http', hasModel: boolean): ScorerChoice {
+  if (choice === 'onnx' || choice === 'http' || choice === 'model') return hasModel ? 'model' : 'checker';
+  return choice;
+}
+
 export interface ScorerChain {
   readonly info: ScorerInfo;
   score(rollouts: readonly PreparedRollout[], options?: ScoreOptions): Promise<StepScoring[]>;

@@ -9,6 +9,7 @@ import {
   type AnalyseRequest,
   type AnalysisSummary,
   type HostToWorker,
+  type ModelConfig,
   type RolloutDetail,
   type RolloutSummary,
   type WorkerToHost,
@@ -22,7 +23,8 @@ export interface HostAnalysis {
 
 /** Callbacks for one analysis; `onChunk` lets the caller decorate before the last chunk arrives. */
 export interface AnalyseCallbacks {
-  onProgress?: (done: number, total: number) => void;
+  /** `activity` names a slow phase (loading a model, scoring with it). */
+  onProgress?: (done: number, total: number, activity?: string) => void;
   onChunk?: (rollouts: readonly RolloutSummary[]) => void;
 }
 
@@ -42,6 +44,9 @@ export class CancelledError extends Error {
 interface Pending {
   onMessage: (message: WorkerToHost) => void;
 }
+
+/** How long a deactivating worker gets to close its model before it is terminated. */
+const SHUTDOWN_GRACE_MS = 3_000;
 
 /** Runs analyses in one long-lived worker thread. */
 export class AnalysisClient implements vscode.Disposable {
@@ -70,7 +75,7 @@ export class AnalysisClient implements vscode.Disposable {
         onMessage: (message) => {
           switch (message.type) {
             case 'progress':
-              callbacks.onProgress?.(message.done, message.total);
+              callbacks.onProgress?.(message.done, message.total, message.activity);
               break;
             case 'rollouts':
               rollouts.push(...message.rollouts);
@@ -122,9 +127,16 @@ export class AnalysisClient implements vscode.Disposable {
     this.post({ type: 'forget', documentKey });
   }
 
+  /** Tells the worker which model the settings name now, so it can close one no longer wanted. */
+  configureModel(model: ModelConfig | null): void {
+    this.post({ type: 'configure', model });
+  }
+
   dispose(): void {
     this.pending.clear();
-    void this.worker.terminate();
+    // The worker closes its model (and that model's own thread) itself; terminate it if it hangs.
+    this.post({ type: 'shutdown' });
+    setTimeout(() => void this.worker.terminate(), SHUTDOWN_GRACE_MS).unref();
   }
 
   private post(message: HostToWorker): void {

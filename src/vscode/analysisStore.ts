@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
 import { CancelledError, type AnalysisClient } from './analysisClient';
 import { RolloutIndex } from './rolloutIndex';
+import type { ScorerNotice } from './scorerChoice';
+import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
 import { readSettings, type ExtensionSettings } from './settings';
 
 /** The analysis of one document (or of one large file read from disk). */
@@ -15,6 +17,8 @@ export interface DocumentAnalysis {
   summary: AnalysisSummary | null;
   /** The document version analysed, or -1 for a file read from disk. */
   version: number;
+  /** Why that model (or any model) did not score it, when a user should know; null when it did. */
+  scorerNotice: ScorerNotice | null;
 }
 
 /** Progress of the analysis the user is looking at, for the status bar. */
@@ -24,12 +28,28 @@ export interface AnalysisProgress {
   done: number;
   total: number;
   message?: string;
+  /** A slow phase worth naming: loading a model, scoring with it. */
+  activity?: string;
+}
+
+/** How to (re-)analyse: a re-score retries a model that failed before. */
+export interface AnalyseOptions {
+  shouldRetryModel?: boolean;
 }
 
 /** Fires when a document's rollouts change: a chunk arrived, the analysis finished or was dropped. */
 export interface AnalysisUpdate {
   uri: vscode.Uri;
   isFinal: boolean;
+}
+
+/** One analysis to start. */
+interface StartRequest {
+  uri: vscode.Uri;
+  fileName: string;
+  source: AnalysisSource;
+  version: number;
+  options: AnalyseOptions;
 }
 
 /** Lines beyond the visible ones whose rollouts are also sent first. */
@@ -67,7 +87,11 @@ export class AnalysisStore implements vscode.Disposable {
   /** An analysis started, advanced, finished or failed. */
   readonly onDidProgress = this.progress.event;
 
-  constructor(private readonly client: AnalysisClient) {}
+  /** Without a planner no model is used (the choice still applies, with the checker for `onnx`/`http`). */
+  constructor(
+    private readonly client: AnalysisClient,
+    private readonly planner?: ScorerPlanner,
+  ) {}
 
   /** The latest analysis of a document, if any. */
   get(uri: vscode.Uri): DocumentAnalysis | undefined {
@@ -82,18 +106,23 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a document now, cancelling an earlier request for it. */
-  analyseDocument(document: vscode.TextDocument): void {
+  analyseDocument(document: vscode.TextDocument, options: AnalyseOptions = {}): void {
     if (document.isClosed || !isRolloutDocument(document)) return;
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
       ? { kind: 'path', path: document.uri.fsPath }
       : { kind: 'text', text: document.getText() };
-    this.start({ uri: document.uri, fileName: document.fileName, source, version: document.version });
+    this.start({ uri: document.uri, fileName: document.fileName, source, version: document.version, options });
   }
 
   /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
-  analyseFile(uri: vscode.Uri): void {
-    this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1 });
+  analyseFile(uri: vscode.Uri, options: AnalyseOptions = {}): void {
+    this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1, options });
+  }
+
+  /** The scorer plan the settings give now (window scope): what a new analysis would use. */
+  currentPlan(scope?: vscode.Uri): HostScorerPlan {
+    return this.planner?.(scope) ?? { choice: readSettings(scope).scorer, model: null, notice: null };
   }
 
   /** Cancels what runs for a document (the status bar's cancel). */
@@ -140,14 +169,15 @@ export class AnalysisStore implements vscode.Disposable {
     return entry;
   }
 
-  private start(request: { uri: vscode.Uri; fileName: string; source: AnalysisSource; version: number }): void {
+  private start(request: StartRequest): void {
     const { uri } = request;
     const entry = this.entry(uri);
     clearTimeout(entry.timer);
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
+    const plan = this.currentPlan(uri);
     const index = new RolloutIndex(settings.threshold);
-    const next: DocumentAnalysis = { uri, index, summary: null, version: request.version };
+    const next: DocumentAnalysis = { uri, index, summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
@@ -157,11 +187,13 @@ export class AnalysisStore implements vscode.Disposable {
         fileName: request.fileName,
         source: request.source,
         settings: settings.prof,
-        scorer: settings.scorer,
+        scorer: plan.choice,
+        model: plan.model,
+        shouldRetryModel: request.options.shouldRetryModel === true,
         priorityLines: visibleLines(uri),
       },
       {
-        onProgress: (done, total) => this.progress.fire({ uri, state: 'running', done, total }),
+        onProgress: (done, total, activity) => this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}) }),
         onChunk: (rollouts: readonly RolloutSummary[]) => {
           index.add(rollouts);
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
@@ -179,6 +211,9 @@ export class AnalysisStore implements vscode.Disposable {
   private finish(entry: Entry, analysis: DocumentAnalysis, summary: AnalysisSummary): void {
     entry.cancel = undefined;
     analysis.summary = summary;
+    if (summary.modelError !== undefined) {
+      analysis.scorerNotice = { short: 'model failed', message: summary.modelError, isError: true };
+    }
     entry.analysis = analysis;
     this.updates.fire({ uri: analysis.uri, isFinal: true });
     this.progress.fire({ uri: analysis.uri, state: 'done', done: summary.rolloutCount, total: summary.rolloutCount });

@@ -62,6 +62,12 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
         arguments: [target],
         tooltip: 'Open this group in the Rollout View',
       }));
+      lenses.push(new vscode.CodeLens(new vscode.Range(rollout.line - 1, 0, rollout.line - 1, 0), {
+        title: 'Show PROF Group',
+        command: commandIds.showGroup,
+        arguments: [target],
+        tooltip: 'Open the group panel: decisions, penalties and what-if controls',
+      }));
     }
     return lenses;
   }

@@ -14,6 +14,13 @@ export const commandIds = {
   rescore: 'profLens.rescoreFile',
   cancelAnalysis: 'profLens.cancelAnalysis',
   openLargeFile: 'profLens.openLargeFile',
+  showGroup: 'profLens.showGroup',
+  showDashboard: 'profLens.showDashboard',
+  exportKept: 'profLens.exportKept',
+  exportDecisions: 'profLens.exportDecisions',
+  checkSetup: 'profLens.checkSetup',
+  openExample: 'profLens.openExample',
+  showGpuSetup: 'profLens.showGpuSetup',
 } as const;
 
 /** Arguments of the Rollout View commands when they come from a hover or CodeLens link. */

@@ -2,25 +2,22 @@
  * Registers every command in `commandIds`.
  */
 import * as vscode from 'vscode';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, isRolloutTarget, type RolloutTarget } from './commandIds';
 import { openLargeFile } from './largeFile';
 import { navigate } from './navigation';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri, type RolloutViewProvider } from './rolloutView';
+import type { ScorerNotices } from './scorerNotices';
+import { chooseScorer } from './scorerPicker';
 import { settingIds } from './settingIds';
 
 /** What the commands act on. */
 export interface CommandDeps {
   store: AnalysisStore;
   views: RolloutViewProvider;
+  /** Re-scoring lets model notices be shown again. */
+  notices?: ScorerNotices;
 }
-
-const SCORER_DESCRIPTIONS: Record<ScorerChoice, string> = {
-  auto: 'Step scores from the file where present, else the embedded checker',
-  file: 'Only the step scores stored in the file',
-  checker: 'The embedded arithmetic and algebra checker (no model)',
-};
 
 /** The rollout under the cursor of the active editor (raw file or Rollout View). */
 function targetAtCursor(deps: CommandDeps): RolloutTarget | undefined {
@@ -53,27 +50,23 @@ async function openView(deps: CommandDeps, arg: unknown, isGroup: boolean): Prom
   await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }
 
-async function chooseScorer(): Promise<void> {
-  const picked = await vscode.window.showQuickPick(
-    SCORER_CHOICES.map((choice) => ({ label: choice, description: SCORER_DESCRIPTIONS[choice] })),
-    { title: 'PROF Lens: step scorer' },
-  );
-  if (!picked) return;
-  const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await vscode.workspace.getConfiguration().update(settingIds.scorer, picked.label, target);
-}
-
 async function toggleDecorations(): Promise<void> {
   const config = vscode.workspace.getConfiguration();
   const isEnabled = config.get<boolean>(settingIds.decorationsEnabled) ?? true;
   await config.update(settingIds.decorationsEnabled, !isEnabled, vscode.ConfigurationTarget.Global);
 }
 
-function rescore(store: AnalysisStore): void {
+/** Runs the analysis again (answers the cache already holds are reused); a model that failed is retried. */
+function rescore(deps: CommandDeps): void {
   const document = vscode.window.activeTextEditor?.document;
   if (!document) return;
-  if (store.get(document.uri)?.version === -1) store.analyseFile(document.uri);
-  else store.analyseDocument(document);
+  deps.notices?.reset();
+  // From a Rollout View, the file it shows is re-scored.
+  const uri = document.uri.scheme === ROLLOUT_VIEW_SCHEME ? deps.views.hitAt(document.uri, document.lineCount)?.source : document.uri;
+  if (!uri) return;
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open && deps.store.get(uri)?.version !== -1) deps.store.analyseDocument(open, { shouldRetryModel: true });
+  else deps.store.analyseFile(uri, { shouldRetryModel: true });
 }
 
 /** Registers the commands; the returned disposables belong to the caller. */
@@ -90,7 +83,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     register(commandIds.openGroupView, (arg) => openView(deps, arg, true)),
     register(commandIds.toggleDecorations, toggleDecorations),
     register(commandIds.chooseScorer, chooseScorer),
-    register(commandIds.rescore, () => rescore(store)),
+    register(commandIds.rescore, () => rescore(deps)),
     register(commandIds.cancelAnalysis, () => {
       const uri = vscode.window.activeTextEditor?.document.uri;
       if (uri) store.cancel(uri);

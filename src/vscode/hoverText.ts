@@ -30,6 +30,11 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
+/** Text shown as inline code: escapes mean nothing inside a code span, so only backticks are replaced. */
+function codeSpan(text: string): string {
+  return `\`${text.replace(/[`\r\n]/g, ' ')}\``;
+}
+
 function commandLink(label: string, command: string, args: unknown): string {
   return `[${label}](command:${command}?${encodeURIComponent(JSON.stringify([args]))})`;
 }
@@ -43,7 +48,7 @@ function stepLines(input: HoverInput, step: number): string[] {
   const lines = [
     `**PROF Lens — step ${step + 1} of ${total}** (H = ${rollout.decision.steps})`,
     '',
-    `Score **${formatScore(score)}** from \`${escapeMarkdown(rollout.scorer)}\`${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
+    `Score **${formatScore(score)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
   if (note) lines.push('', `Note: ${escapeMarkdown(note)}`);
   return lines;

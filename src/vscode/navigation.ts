@@ -24,7 +24,9 @@ function reveal(editor: vscode.TextEditor, range: vscode.Range): void {
 function rawTarget(store: AnalysisStore, editor: vscode.TextEditor, target: NavigationTarget): vscode.Range | undefined {
   const index = store.get(editor.document.uri)?.index;
   if (!index) return undefined;
-  const position = editor.selection.active;
+  // From the selection's start: after a jump the whole step is selected, and the next jump (either
+  // way) must leave that step rather than find it again.
+  const position = editor.selection.start;
   const from = { line: position.line + 1, character: position.character };
   if (target === 'nextLowStep' || target === 'previousLowStep') {
     const step = index.nearestLowStep(from, target === 'nextLowStep' ? 1 : -1);

@@ -96,17 +96,20 @@ export class LiveSettings implements vscode.Disposable {
   private value = readSettings();
   private readonly changes = new vscode.EventEmitter<ExtensionSettings>();
   private readonly subscription: vscode.Disposable;
-  /** Fires after the settings were re-read. */
+  /** Fires after the settings were re-read, and when the workspace becomes trusted (its model settings then apply). */
   readonly onDidChange = this.changes.event;
 
   constructor() {
     this.reportProblems();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!affectsProfLens(event)) return;
+    const reread = (): void => {
       this.value = readSettings();
       this.reportProblems();
       this.changes.fire(this.value);
-    });
+    };
+    this.subscription = vscode.Disposable.from(
+      vscode.workspace.onDidChangeConfiguration((event) => affectsProfLens(event) && reread()),
+      vscode.workspace.onDidGrantWorkspaceTrust(reread),
+    );
   }
 
   get current(): ExtensionSettings {

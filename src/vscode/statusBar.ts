@@ -5,7 +5,24 @@
 import * as vscode from 'vscode';
 import type { AnalysisProgress, AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
+import { escapeMarkdown } from './hoverText';
 import { ROLLOUT_VIEW_SCHEME } from './rolloutView';
+
+type Summary = NonNullable<NonNullable<ReturnType<AnalysisStore['get']>>['summary']>;
+
+/** The model behind the scorer label: name, profile, provider and why a faster provider was not used. */
+function modelLines(scorer: Summary['scorer']): string[] {
+  if (scorer.kind !== 'onnx' && scorer.kind !== 'http') return [];
+  const fallback = (scorer as { fallbackReason?: unknown }).fallbackReason;
+  const parts = [
+    scorer.model && `model ${escapeMarkdown(scorer.model)}`,
+    scorer.profile && `profile ${escapeMarkdown(scorer.profile)}`,
+    scorer.provider && `${scorer.kind === 'http' ? 'endpoint' : 'execution provider'} ${escapeMarkdown(scorer.provider)}`,
+  ].filter(Boolean);
+  const lines = parts.length > 0 ? ['', parts.join(' · ')] : [];
+  if (typeof fallback === 'string') lines.push('', `Not on the preferred provider: ${escapeMarkdown(fallback)}`);
+  return lines;
+}
 
 /** Shows what PROF Lens is doing for the file in front of the user. */
 export class StatusBar implements vscode.Disposable {
@@ -45,8 +62,8 @@ export class StatusBar implements vscode.Disposable {
     if (!progress && !analysis) return this.item.hide();
     if (progress?.state === 'running') {
       const count = progress.total > 0 ? ` ${progress.done}/${progress.total}` : '…';
-      this.item.text = `$(sync~spin) PROF Lens · scoring${count}`;
-      this.item.tooltip = 'Analysing this rollout file off the editor thread. Click to cancel.';
+      this.item.text = `$(sync~spin) PROF Lens · ${progress.activity ?? 'scoring'}${count}`;
+      this.item.tooltip = `${progress.activity ? `PROF Lens is ${progress.activity}` : 'Analysing this rollout file'} off the editor thread. Click to cancel.`;
       this.item.command = commandIds.cancelAnalysis;
     } else if (progress?.state === 'failed') {
       this.item.text = `$(warning) PROF Lens · ${progress.message === 'cancelled' ? 'cancelled' : 'failed'}`;
@@ -61,11 +78,15 @@ export class StatusBar implements vscode.Disposable {
   private describeDone(analysis: ReturnType<AnalysisStore['get']>): void {
     const summary = analysis?.summary;
     if (!summary) return;
-    const scorer = summary.scorer.provider ? `${summary.scorer.label} (${summary.scorer.provider})` : summary.scorer.label;
+    // A model's label already names its provider, e.g. `onnx qwen-prm (cpu; cuda unavailable)`.
+    const scorer = summary.scorer.label;
+    const notice = analysis.scorerNotice;
     const r = summary.report;
-    this.item.text = `$(pulse) PROF Lens · ${scorer}`;
+    this.item.text = notice ? `$(warning) PROF Lens · ${scorer} · ${notice.short}` : `$(pulse) PROF Lens · ${scorer}`;
     this.item.tooltip = new vscode.MarkdownString([
-      `**PROF Lens** — scorer: ${scorer}`,
+      `**PROF Lens** — scorer: ${escapeMarkdown(scorer)}`,
+      ...modelLines(summary.scorer),
+      ...(notice ? ['', `⚠ ${escapeMarkdown(notice.message)}`] : []),
       '',
       `${r.rollouts} rollouts in ${r.groups} groups · kept ${r.kept}, dropped ${r.dropped} (${r.notRanked} not ranked)`,
       '',

@@ -2,7 +2,7 @@
  * Starts and stops code-server (a real VS Code served to a browser) with a throwaway profile and
  * the built extension installed by copying. Builds nothing: `npm run build` must have run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -23,6 +23,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server and so for the extension host. */
   env?: Record<string, string>;
+  /** Install this VSIX with `code-server --install-extension` instead of copying the built folder. */
+  vsix?: string;
 }
 
 /** A running code-server and the folders it owns. */
@@ -78,6 +80,12 @@ function installExtension(extensionsDir: string): void {
   symlinkSync(join(repoRoot, 'node_modules'), join(target, 'node_modules'), 'dir');
 }
 
+/** Installs a packaged extension the way a user would, into the throwaway profile. */
+function installVsix(vsix: string, root: string): void {
+  const args = ['--user-data-dir', join(root, 'ud'), '--extensions-dir', join(root, 'ext'), '--install-extension', vsix];
+  execFileSync(codeServerBin, args, { stdio: 'pipe', timeout: 120_000 });
+}
+
 function prepareFolders(options: CodeServerOptions): { root: string; workspace: string } {
   const root = mkdtempSync(join(tmpdir(), 'prof-lens-e2e-'));
   const workspace = join(root, 'workspace');
@@ -93,7 +101,8 @@ function prepareFolders(options: CodeServerOptions): { root: string; workspace: 
     mkdirSync(resolve(path, '..'), { recursive: true });
     writeFileSync(path, content);
   }
-  installExtension(join(root, 'ext'));
+  if (options.vsix) installVsix(options.vsix, root);
+  else installExtension(join(root, 'ext'));
   return { root, workspace };
 }
 

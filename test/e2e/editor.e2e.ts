@@ -2,11 +2,11 @@
  * PROF Lens in a real VS Code on a small rollout file whose step scores are in the file, so every
  * expected mark is known in advance.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { repoRoot } from './codeServer';
-import { attachedTexts, codeLensTexts, dottedRuns } from './editorDom';
+import { attachedTexts, codeLensTexts, dottedRuns, linePosition } from './editorDom';
 import { Workbench } from './workbench';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
@@ -35,6 +35,17 @@ function expectedLowSteps(): string[] {
   return steps;
 }
 
+/** Where each low-score step sits in the raw file: 1-based line, 0-based start and end characters. */
+function lowStepSpans(): { line: number; start: number; end: number }[] {
+  let from = 0;
+  return expectedLowSteps().map((raw) => {
+    const line = fixtureLines.findIndex((text, i) => i >= from && text.includes(raw));
+    from = line;
+    const start = fixtureLines[line]?.indexOf(raw) ?? -1;
+    return { line: line + 1, start, end: start + raw.length };
+  });
+}
+
 const flawedStep = 'Then \\frac{1}{2} of them, the "half", is 20 \u2014 caf\u00e9 math.';
 
 describe('a rollout file in the editor', () => {
@@ -42,6 +53,10 @@ describe('a rollout file in the editor', () => {
 
   beforeAll(async () => {
     workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture } });
+  });
+  afterEach(async (context) => {
+    // What the window showed when a test failed, for the CI log's reader.
+    if (context.task.result?.state === 'fail') await workbench?.screenshot(`failure-editor-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
   afterAll(async () => {
     await workbench?.stop();
@@ -56,7 +71,9 @@ describe('a rollout file in the editor', () => {
     expect(summaries[1]).toBe('✓ 20 vs 20 · weakest 0.12 (step 2) · dropped: correct, steps least trusted · ⚠ suspected false positive');
     expect(summaries[0]).toMatch(/^✓ 20 vs 20 · weakest 0\.88 \(step 2\) · kept$/);
     expect(summaries.filter((s) => s.startsWith('✗'))).toHaveLength(3);
-    await expect.poll(() => codeLensTexts(editor), { timeout: 15_000 }).toContain('PROF: dropped: correct, steps least trusted · rank 3 of 4 correct · group of 6');
+    // One line's lenses render as one decoration, joined by " | " (the decision, then its actions).
+    const lenses = async (): Promise<string[]> => (await codeLensTexts(editor)).flatMap((text) => text.replace(/\u00a0/g, ' ').split(/\s+\|\s+/));
+    await expect.poll(lenses, { timeout: 15_000 }).toContain('PROF: dropped: correct, steps least trusted · rank 3 of 4 correct · group of 6');
     await workbench.screenshot('01-activation');
     await workbench.page.keyboard.press('Alt+Z');
     await workbench.page.waitForTimeout(500);
@@ -108,5 +125,56 @@ describe('a rollout file in the editor', () => {
     await expect.poll(async () => (await dottedRuns(view)).map((r) => r.text), { timeout: 15_000 }).toEqual([flawedStep]);
     expect((await attachedTexts(view))[0]).toContain('weakest 0.12 (step 2)');
     await workbench.screenshot('06-rollout-view');
+  });
+
+  test('hovering a step inside the Rollout View shows its score and scorer', async () => {
+    const view = workbench.activeEditor();
+    await expect.poll(() => linePosition(view, '### [2/3] score 0.12'), { timeout: 15_000 }).not.toBeNull();
+    const point = await linePosition(view, '### [2/3] score 0.12');
+    const hover = await workbench.hoverAt({ x: (point?.x ?? 0) + 30, y: point?.y ?? 0 });
+    expect(hover).toContain('step 2 of 3');
+    expect(hover).toMatch(/Score 0\.12 from file — below the threshold 0\.5/);
+    expect(hover).toContain('Suspected false positive');
+    await workbench.screenshot('09-rollout-view-hover');
+    await workbench.page.mouse.move(5, 500);
+  });
+
+  test('next and previous low-score step put the cursor on the step, selected', async () => {
+    await workbench.page.keyboard.press('Escape');
+    await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
+    await workbench.goToLine(1, 1);
+    const selection = workbench.page.locator('[id="status.editor.selection"]');
+    const at = (span: { line: number; start: number; end: number } | undefined): string =>
+      `Ln ${span?.line}, Col ${(span?.end ?? 0) + 1} (${(span?.end ?? 0) - (span?.start ?? 0)} selected)`;
+    const [first, second] = lowStepSpans();
+    await workbench.runCommand('PROF Lens: Next Low-Score Step');
+    await expect.poll(async () => (await selection.innerText()).trim(), { timeout: 15_000 }).toBe(at(first));
+    await workbench.runCommand('PROF Lens: Next Low-Score Step');
+    await expect.poll(async () => (await selection.innerText()).trim(), { timeout: 15_000 }).toBe(at(second));
+    await workbench.screenshot('10-next-low-step');
+    await workbench.runCommand('PROF Lens: Previous Low-Score Step');
+    await expect.poll(async () => (await selection.innerText()).trim(), { timeout: 15_000 }).toBe(at(first));
+  });
+
+  test('a rollout file on disk opens with the large-file command and its rollouts are read in the Rollout View', async () => {
+    const folder = `${workbench.server.root}/disk`;
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(`${folder}/on-disk.jsonl`, fixture);
+    await workbench.runCommand('PROF Lens: Open Large Rollout File from Disk');
+    await workbench.acceptFileDialog('Open a large rollout file from disk', `${folder}/on-disk.jsonl`);
+    const picker = workbench.page.locator('.quick-input-widget', { hasText: '12 rollouts — pick one to read' });
+    await picker.waitFor({ timeout: 60_000 });
+    const first = picker.locator('.quick-input-list .monaco-list-row').first();
+    await expect.poll(() => first.innerText()).toContain('line 2');
+    expect(await first.innerText()).toContain('suspected false positive');
+    await workbench.screenshot('11-large-file-picker');
+    await first.click();
+    await workbench.page.locator('.tab.active[aria-label*="on-disk.jsonl · rollout 2"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => workbench.visibleEditorText(), { timeout: 15_000 }).toContain('### [2/3] score 0.12 — low');
+    await expect.poll(async () => (await dottedRuns(workbench.activeEditor())).map((r) => r.text), { timeout: 15_000 }).toEqual([flawedStep]);
+    // The progress notification closes once the file is analysed (the editor keeps it up briefly).
+    const progress = workbench.page.locator('.notification-toast', { hasText: 'PROF Lens: analysing' });
+    await expect.poll(() => progress.count(), { timeout: 15_000 }).toBe(0);
+    await workbench.screenshot('12-large-file-rollout-view');
   });
 });

@@ -84,3 +84,19 @@ export async function textPosition(editor: Locator, needle: string): Promise<{ x
     return null;
   }, needle);
 }
+
+/**
+ * Screen position of the start of the rendered line that contains some text, however the editor
+ * split that line into tokens (a needle may span several of them once the line is tokenized).
+ */
+export async function linePosition(editor: Locator, needle: string): Promise<{ x: number; y: number } | null> {
+  return editor.locator('.view-lines').evaluate((root, wanted) => {
+    for (const line of root.querySelectorAll<HTMLElement>('.view-line')) {
+      if (!(line.textContent ?? '').replace(/\u00a0/g, ' ').includes(wanted)) continue;
+      const first = line.querySelector<HTMLElement>('span > span');
+      const box = (first ?? line).getBoundingClientRect();
+      return { x: box.left, y: box.top + box.height / 2 };
+    }
+    return null;
+  }, needle);
+}

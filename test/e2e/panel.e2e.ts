@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { runCli } from '../../src/cli/main';
 import { repoRoot } from './codeServer';
-import { isWired, panelFrame, startPanelWorkbench } from './panelHarness';
+import { panelFrame, startPanelWorkbench } from './panelHarness';
 import type { Workbench } from './workbench';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
@@ -75,7 +75,8 @@ describe('the PROF group panel and dashboard', () => {
     const rows = await rowTexts(frame);
     expect(rows.filter((r) => r.includes('dropped: correct, steps least trusted'))).toHaveLength(2);
     expect(rows.filter((r) => r.includes('dropped: incorrect'))).toHaveLength(0);
-    expect(rows.find((r) => r.includes('0.12'))).toContain('suspected false positive');
+    expect(rows.find((r) => r.includes('0.12'))).toContain('⚠ false positive?');
+    expect(await frame.locator('.badge.suspect').first().getAttribute('title')).toMatch(/^suspected false positive: PROF drops it/);
     expect(await frame.locator('.prompt-text').innerText()).toContain('Maya has 48 apples');
     await workbench.screenshot('panel-01-group');
   });
@@ -94,7 +95,7 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   // The palette lists the command once package.json declares it (the test entry cannot add it).
-  test.runIf(isWired())('the command opens the group of the rollout under the cursor', async () => {
+  test('the command opens the group of the rollout under the cursor', async () => {
     await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
     await workbench.goToLine(2);
     await workbench.runCommand('PROF Lens: Show PROF Group');
@@ -166,6 +167,10 @@ describe('the PROF group panel and dashboard', () => {
     await workbench.screenshot('panel-05-dashboard');
     await frame.locator('svg.chart .zone').first().scrollIntoViewIfNeeded();
     await workbench.screenshot('panel-05b-dashboard-charts');
+    await frame.locator('.fp-list button.link', { hasText: 'g1' }).first().click();
+    await panelFrame(workbench.page, /PROF group g1/);
+    await workbench.page.locator('.tab', { hasText: 'PROF dashboard' }).first().click();
+    await panelFrame(workbench.page, /PROF dashboard/);
   });
 
   test('export from the panels writes what prof-lens filter writes', async () => {
@@ -202,26 +207,26 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('the panels follow the colour theme: light and high contrast', async () => {
-    const settingsPath = join(workbench.server.root, 'ud', 'User', 'settings.json');
-    const original = readFileSync(settingsPath, 'utf8');
-    const theme = async (name: string): Promise<void> => {
-      writeFileSync(settingsPath, JSON.stringify({ ...JSON.parse(original), 'workbench.colorTheme': name }, null, 2));
-      await workbench.page.waitForTimeout(2_000);
+    const theme = async (label: string): Promise<void> => {
+      await workbench.runCommand('Preferences: Color Theme');
+      const input = workbench.page.locator('.quick-input-widget input');
+      await input.fill(label);
+      await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
+      await workbench.page.keyboard.press('Enter');
     };
     try {
       await workbench.page.locator('.tab', { hasText: 'PROF dashboard' }).first().click();
-      await theme('Default Light Modern');
       const dashboard = await panelFrame(workbench.page, /PROF dashboard/);
+      await theme('Light Modern');
       await expect.poll(() => dashboard.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-light');
       await workbench.screenshot('panel-08-dashboard-light');
       await workbench.page.locator('.tab', { hasText: 'PROF group' }).first().click();
-      await theme('Default High Contrast');
       const group = await panelFrame(workbench.page, /PROF group/);
+      await theme('Dark High Contrast');
       await expect.poll(() => group.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-high-contrast');
       await workbench.screenshot('panel-09-group-high-contrast');
     } finally {
-      writeFileSync(settingsPath, original);
-      await workbench.page.waitForTimeout(1_000);
+      await theme('Dark Modern');
     }
   });
 

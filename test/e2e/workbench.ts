@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { repoRoot, startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
 
 /** Where screenshots and benchmark figures go (git-ignored). */
@@ -127,6 +128,33 @@ export class Workbench {
     const path = join(outputDir, `${name}.png`);
     await this.page.screenshot({ path });
     return path;
+  }
+
+  /**
+   * Answers the editor's own file dialog (a quick input in the browser): waits for its title, types
+   * the path and presses its OK button. The dialog fills in its starting folder by itself once it
+   * has read it, which can overwrite a path typed too early: until the dialog closes, the path is
+   * typed again (bounded).
+   */
+  async acceptFileDialog(title: string, path: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    await expect.poll(() => widget.innerText(), { timeout: 20_000 }).toContain(title);
+    const input = widget.locator('input');
+    const name = path.split('/').pop() ?? path;
+    await expect.poll(() => input.inputValue(), { timeout: 20_000 }).toMatch(/^\//);
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      await input.fill(path);
+      await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
+      if ((await input.inputValue()) === path) {
+        await widget.locator('.monaco-button', { hasText: 'OK' }).click();
+        // Closed, or already reused by whatever the command shows next.
+        const isClosed = await expect.poll(async () => !(await widget.isVisible()) || !(await widget.innerText()).includes(title), { timeout: 5_000 })
+          .toBe(true).then(() => true, () => false);
+        if (isClosed) return;
+      }
+      if (Date.now() > deadline) throw new Error(`the file dialog "${title}" did not accept ${path}`);
+    }
   }
 
   /** The status bar item the extension owns, by its accessible name. */

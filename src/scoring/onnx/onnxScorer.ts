@@ -39,6 +39,8 @@ export interface OnnxScorer extends Scorer {
   readonly profile: PrmProfile;
   /** Starts the worker now rather than on the first request; resolves with the provider in use. */
   start(): Promise<OnnxScorerInfo>;
+  /** The model's input names and the output read, as the worker found them; null before start. */
+  readonly modelIo: { inputNames: string[]; outputName: string } | null;
 }
 
 /** Providers tried by default: Linux cuda, Windows dml, macOS arm64 coreml, each then cpu. */
@@ -127,6 +129,11 @@ class OnnxScorerImpl implements OnnxScorer {
       ...(provider === undefined ? {} : { provider }),
       ...(fallback === undefined ? {} : { fallbackReason: fallback }),
     };
+  }
+
+  get modelIo(): { inputNames: string[]; outputName: string } | null {
+    const ready = this.parts.client.ready;
+    return ready ? { inputNames: [...ready.inputNames], outputName: ready.outputName } : null;
   }
 
   async start(): Promise<OnnxScorerInfo> {

@@ -18,8 +18,23 @@ function send(message: WorkerToHostMessage): void {
   parentPort?.postMessage(message);
 }
 
-async function handle(message: HostToWorkerMessage): Promise<WorkerToHostMessage> {
+/** Release the native session now (synchronous underneath), so no finalizer runs during teardown. */
+function releaseSession(): void {
+  const held = prm;
+  prm = null;
+  if (held) void held.session.release().catch(() => undefined);
+}
+
+// A worker that ends for any reason (process.exit, an uncaught error) lets go of its session first.
+process.on('exit', releaseSession);
+
+async function handle(message: HostToWorkerMessage): Promise<WorkerToHostMessage | null> {
   switch (message.type) {
+    case 'shutdown':
+      releaseSession();
+      // With the port closed nothing keeps the thread alive: it ends with exit code 0.
+      parentPort?.close();
+      return null;
     case 'init': {
       if (prm) await prm.session.release();
       prm = null;
@@ -53,7 +68,8 @@ parentPort?.on('message', (raw: unknown) => {
   // Serialise: a batch must not start before the session it needs is open.
   chain = chain.then(async () => {
     try {
-      send(await handle(raw));
+      const reply = await handle(raw);
+      if (reply) send(reply);
     } catch (err) {
       send({ type: 'failed', id: raw.id, message: err instanceof Error ? err.message : String(err) });
     }

@@ -92,7 +92,11 @@ export class OnnxWorkerClient {
     });
   }
 
-  /** Terminates the worker; queued and running batches fail. Safe to call twice. */
+  /**
+   * Stops the worker; queued and running batches fail. The worker is asked to release its session
+   * and end by itself; it is terminated only if it has not ended within a grace period (a batch
+   * still inside native code). Safe to call twice.
+   */
   async dispose(): Promise<void> {
     if (this.isDisposed) return;
     this.isDisposed = true;
@@ -100,7 +104,7 @@ export class OnnxWorkerClient {
     const worker = this.worker;
     this.worker = null;
     this.starting = null;
-    if (worker) await worker.terminate();
+    if (worker) await stopWorker(worker, this.nextId++);
   }
 
   private cancel(job: Job): void {
@@ -149,7 +153,7 @@ export class OnnxWorkerClient {
     } catch (err) {
       // A model that cannot load will not load on retry either: stop the worker, report once.
       this.worker = null;
-      await worker.terminate();
+      await stopWorker(worker, this.nextId++);
       throw err;
     }
   }
@@ -211,4 +215,17 @@ export class OnnxWorkerClient {
       this.pendingInit = null;
     }
   }
+}
+
+const SHUTDOWN_GRACE_MS = 5000;
+
+/** Ask the worker to release its session and end; terminate it only after the grace period. */
+async function stopWorker(worker: Worker, id: number): Promise<void> {
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage({ type: 'shutdown', id });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
+  const outcome = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') await worker.terminate();
 }

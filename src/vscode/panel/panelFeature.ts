@@ -7,17 +7,17 @@ import * as vscode from 'vscode';
 import { isPanelState } from '../../protocol/panel';
 import type { AnalysisClient } from '../analysisClient';
 import type { AnalysisStore } from '../analysisStore';
-import { isRolloutTarget } from '../commandIds';
+import { commandIds, isRolloutTarget } from '../commandIds';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri } from '../rolloutView';
 import { runExport } from './exportActions';
 import { PANEL_VIEW_TYPES, PanelHost, webviewOptions, type PanelKind, type PanelTarget } from './panelHost';
 
-/** Every command the panels contribute. */
+/** The panels' commands (declared with all the others in commandIds). */
 export const panelCommandIds = {
-  showGroup: 'profLens.showGroup',
-  showDashboard: 'profLens.showDashboard',
-  exportKept: 'profLens.exportKept',
-  exportDecisions: 'profLens.exportDecisions',
+  showGroup: commandIds.showGroup,
+  showDashboard: commandIds.showDashboard,
+  exportKept: commandIds.exportKept,
+  exportDecisions: commandIds.exportDecisions,
 } as const;
 
 /** What the panels need from the extension. */
@@ -51,7 +51,8 @@ async function revealRollout(store: PanelFeatureDeps['store'], source: vscode.Ur
 
 /** The rollout under the cursor of the active rollout file, or the file itself. */
 function targetAtCursor(store: PanelFeatureDeps['store']): PanelTarget | undefined {
-  const editor = vscode.window.activeTextEditor;
+  // From the walkthrough (a non-text editor has focus) the visible analysed file is meant.
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => store.get(e.document.uri));
   if (!editor || editor.document.uri.scheme === ROLLOUT_VIEW_SCHEME) return undefined;
   const analysis = store.get(editor.document.uri);
   if (!analysis) return undefined;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
+import { isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
 import type { AnalysisClient } from '../analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
@@ -48,7 +48,7 @@ export function resourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
 
 /** Webview options shared by new and restored panels: scripts on, nothing else reachable. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, localResourceRoots: resourceRoots(extensionUri) };
+  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: resourceRoots(extensionUri) };
 }
 
 /** A live panel. */
@@ -148,7 +148,9 @@ export class PanelHost implements vscode.Disposable {
       case 'exportKept':
       case 'exportDecisions': {
         const what = message.type === 'exportKept' ? 'kept' : message.format;
+        // Every request gets exactly one response, whatever happens on the way.
         void runExport(this.deps.store, { source: this.target.source, settings: message.settings, what })
+          .catch((error: unknown): ExportResult => ({ status: 'failed', message: error instanceof Error ? error.message : String(error) }))
           .then((result) => this.post({ type: 'response', requestId: message.requestId, method: message.type, result }));
         break;
       }

@@ -51,6 +51,18 @@ describe('what a user reads', () => {
     expect(hover).toContain('(command:profLens.openRolloutView?');
   });
 
+  it('names a model scorer verbatim (a code span shows escapes literally)', () => {
+    const hover = hoverMarkdown({
+      rollout: { ...base, scorer: 'onnx:qwen-prm@cpu' },
+      step: 0,
+      group: [base],
+      settings,
+      source: 'file:///r.jsonl',
+      commands: { openRollout: 'profLens.openRolloutView', openGroup: 'profLens.openGroupView' },
+    });
+    expect(hover).toContain('from `onnx:qwen-prm@cpu`');
+  });
+
   it('renders the Rollout View with numbered steps and records where each step landed', () => {
     const detail: RolloutDetail = {
       ...base,

@@ -12,7 +12,8 @@ describe('worker protocol guards', () => {
     expect(isHostToWorkerMessage({ type: 'run', id: 2, rows: [[1, 2]], positions: [[1]], padId: 0 })).toBe(true);
     expect(isHostToWorkerMessage({ type: 'run', id: 2, rows: [[1, 2]], positions: [], padId: 0 })).toBe(false);
     expect(isHostToWorkerMessage({ type: 'run', rows: [[1]], positions: [[0]], padId: 0 })).toBe(false);
-    expect(isHostToWorkerMessage({ type: 'shutdown', id: 3 })).toBe(false);
+    expect(isHostToWorkerMessage({ type: 'shutdown', id: 3 })).toBe(true);
+    expect(isHostToWorkerMessage({ type: 'explode', id: 3 })).toBe(false);
   });
 
   it('accepts well-formed responses and rejects malformed ones', () => {

@@ -1,0 +1,43 @@
+/**
+ * `prof-lens doctor [--model DIR] [--url URL] [--providers LIST] [--json]`: the setup check of the
+ * editor's `PROF Lens: Check Setup`, in a terminal — versions, execution providers, a model folder
+ * validated and smoke-scored, an endpoint reached. Exit 0 when nothing failed, 1 when a check did.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { formatSetupReport, runSetupCheck } from '../../scoring/setupCheck';
+import { parseArgs, UsageError } from '../args';
+import { EXIT_OK, type CliIo } from '../io';
+
+/** Exit code of a doctor run in which at least one check failed. */
+export const EXIT_CHECK_FAILED = 1;
+
+/** The version in the nearest prof-lens package.json above this bundle (dist/ or src/cli/commands/). */
+function ownVersion(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const path = join(dir, 'package.json');
+    if (!existsSync(path)) continue;
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
+    if (manifest.name === 'prof-lens' && typeof manifest.version === 'string') return manifest.version;
+  }
+  return 'unknown';
+}
+
+/** Runs the setup check with the options given and prints its report (text, or JSON with --json). */
+export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.positionals.length > 0) throw new UsageError(`doctor takes no files (got ${args.positionals.join(' ')}); usage: prof-lens doctor [--model DIR] [--url URL]`);
+  const providers = args.values.get('--providers')?.split(',').map((p) => p.trim()).filter(Boolean);
+  const report = await runSetupCheck({
+    version: ownVersion(),
+    host: 'prof-lens command line',
+    modelDir: args.values.get('--model') ?? null,
+    endpointUrl: args.values.get('--url') ?? null,
+    ...(providers ? { providers } : {}),
+    onStep: (message) => {
+      if (io.isStderrTty) io.stderr(`doctor: ${message}…\n`);
+    },
+  });
+  io.stdout(args.flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatSetupReport(report));
+  return report.errors > 0 ? EXIT_CHECK_FAILED : EXIT_OK;
+}

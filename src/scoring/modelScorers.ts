@@ -1,0 +1,137 @@
+/**
+ * The model scorer of a long-lived process (the editor's analysis worker): opened once per model
+ * configuration, behind the persistent score cache, kept across analyses and closed when the
+ * configuration changes. A model that failed is remembered as failed, so analyses fall back at once
+ * instead of reloading it on every edit, until a re-score asks to try again.
+ */
+import { modelConfigKey, type ModelConfig } from '../protocol/analysis';
+import type { Scorer } from './scorer';
+import { createOnnxScorer } from './onnx/onnxScorer';
+import { createHttpScorer } from './http/httpScorer';
+import { cachedScorer } from './cache/cachedScorer';
+import { createScoreCache } from './cache/scoreCache';
+import { endpointIdentity, modelDirIdentity } from './cache/identity';
+
+/** A usable model, or why there is none (a sentence a user can act on). */
+export type ModelResult = { scorer: Scorer } | { error: string };
+
+/** Opens the scorer a configuration names; replaceable in tests. */
+export type ModelOpener = (config: ModelConfig) => Promise<Scorer>;
+
+/** How to acquire a model for one analysis. */
+export interface AcquireOptions {
+  /** Forget an earlier failure of this configuration and try to open it again. */
+  shouldRetry?: boolean;
+  /** Stops waiting (the model keeps opening for the next analysis). */
+  signal?: AbortSignal;
+}
+
+interface Current {
+  key: string;
+  opening: Promise<ModelResult>;
+  /** Set once `opening` settled with an error, or after the model failed while scoring. */
+  failure: string | null;
+}
+
+const EXPECTED_FOLDER = 'Expected a folder with model.onnx (+ model.onnx_data), tokenizer.json, tokenizer_config.json '
+  + 'and a prof-lens.json naming the PRM profile';
+const EXPECTED_SERVER = 'Expected a vLLM server running a process reward model (GET /v1/models, POST /pooling with '
+  + 'task token_classify)';
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+}
+
+/** Says what went wrong with a model and what was expected of it. */
+export function describeModelFailure(config: ModelConfig, error: unknown, when: 'loading' | 'scoring' = 'loading'): string {
+  if (config.kind === 'onnx') {
+    const verb = when === 'loading' ? 'could not be loaded' : 'failed while scoring';
+    return `The ONNX model in ${config.modelDir} ${verb}: ${messageOf(error)}. ${EXPECTED_FOLDER}.`;
+  }
+  const verb = when === 'loading' ? 'could not be used' : 'failed while scoring';
+  return `The scoring server at ${config.url} ${verb}: ${messageOf(error)}. ${EXPECTED_SERVER}.`;
+}
+
+/** Opens the scorer a configuration names, started (ONNX) or connected (HTTP), behind the score cache. */
+export async function openModelScorer(config: ModelConfig): Promise<Scorer> {
+  const cache = createScoreCache({ dir: config.cacheDir });
+  if (config.kind === 'onnx') {
+    const scorer = await createOnnxScorer({ modelDir: config.modelDir, workerPath: config.workerPath });
+    // Started now, so a model that cannot load fails here rather than in the middle of an analysis.
+    await scorer.start().catch(async (error: unknown) => {
+      await scorer.dispose();
+      throw error;
+    });
+    return cachedScorer(scorer, cache, await modelDirIdentity(config.modelDir));
+  }
+  const scorer = createHttpScorer({ url: config.url });
+  const info = await scorer.ready().catch(async (error: unknown) => {
+    await scorer.dispose();
+    throw error;
+  });
+  return cachedScorer(scorer, cache, endpointIdentity(config.url, info.model ?? ''));
+}
+
+function whenAborted(signal: AbortSignal | undefined): Promise<never> | null {
+  if (!signal) return null;
+  return new Promise((_resolve, reject) => {
+    const abort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** Holds at most one open model: the one the current settings name. */
+export class ModelScorers {
+  private current: Current | null = null;
+
+  constructor(private readonly open: ModelOpener = openModelScorer) {}
+
+  /** The scorer for `config`, opened once and shared by every analysis that names it. */
+  async acquire(config: ModelConfig, options: AcquireOptions = {}): Promise<ModelResult> {
+    const key = modelConfigKey(config);
+    if (this.current && (this.current.key !== key || (options.shouldRetry && this.current.failure !== null))) {
+      await this.release();
+    }
+    const current = this.current ?? this.start(config, key);
+    if (current.failure !== null) return { error: current.failure };
+    const aborted = whenAborted(options.signal);
+    return aborted ? Promise.race([current.opening, aborted]) : current.opening;
+  }
+
+  /** Marks the open model as failed (it broke while scoring) and closes it until a retry. */
+  async fail(config: ModelConfig, message: string): Promise<void> {
+    const current = this.current;
+    if (current?.key !== modelConfigKey(config)) return;
+    current.failure = message;
+    const result = await current.opening;
+    if ('scorer' in result) await result.scorer.dispose();
+    current.opening = Promise.resolve({ error: message });
+  }
+
+  /** Closes the open model unless `config` still names it. */
+  async configure(config: ModelConfig | null): Promise<void> {
+    if (this.current && this.current.key !== modelConfigKey(config)) await this.release();
+  }
+
+  /** Closes the open model (its worker thread, its sockets). */
+  async release(): Promise<void> {
+    const current = this.current;
+    this.current = null;
+    const result = await current?.opening;
+    if (result && 'scorer' in result) await result.scorer.dispose();
+  }
+
+  private start(config: ModelConfig, key: string): Current {
+    const current: Current = { key, opening: Promise.resolve({ error: '' }), failure: null };
+    current.opening = this.open(config).then(
+      (scorer): ModelResult => ({ scorer }),
+      (error: unknown): ModelResult => {
+        current.failure = describeModelFailure(config, error);
+        return { error: current.failure };
+      },
+    );
+    this.current = current;
+    return current;
+  }
+}
