@@ -107,8 +107,9 @@ describe('a 40 MB rollout dump', () => {
     process.stdout.write(`bench: ${JSON.stringify(bench)}\n`);
     expect(dump?.rollouts).toBe(lineCount);
     expect(firstDecorationsMs).toBeLessThan(60_000);
-    // The target is no stall over 50 ms; the bound leaves room for a loaded CI machine while still
-    // catching the multi-second stalls a regression (one big message, one big loop) would bring.
-    expect(bench.extension.hostMaxStallDuringAnalysisMs).toBeLessThan(100);
+    // The 50 ms target is a benchmark figure (bench.json, README), not a test: timings on a shared
+    // machine vary. This bound only catches a frozen editor, the multi-second stalls that one big
+    // message or one big loop on the host thread would bring back.
+    expect(bench.extension.hostMaxStallDuringAnalysisMs).toBeLessThan(1000);
   });
 });
