@@ -13,9 +13,10 @@ export function adaptLabelled(record: SourceRecord): AdaptResult | null {
   if (isObject(v.question) && isObject(v.label) && Array.isArray((v.label as Json).steps)) return ok(adaptPrm800k(v));
   if (typeof v.problem === 'string' && Array.isArray(v.steps) && v.label !== undefined && 'final_answer_correct' in v) return ok(adaptProcessBench(v));
   if (typeof v.input === 'string' && typeof v.label === 'string' && v.input.includes(KI_TAG)) return ok(adaptMathShepherd(v));
+  if (typeof v.question !== 'string') return null;
+  // Only records with a question string can hold keyed solutions: the key scan is not paid per rollout line.
   const solvers = Object.keys(v).filter((k) => isObject(v[k]) && typeof (v[k] as Json).solution === 'string' && 'is_correct' in (v[k] as Json));
-  if (solvers.length > 0 && typeof v.question === 'string') return { drafts: adaptKeyedSolutions(v, solvers), diagnostics: [] };
-  return null;
+  return solvers.length > 0 ? { drafts: adaptKeyedSolutions(v, solvers), diagnostics: [] } : null;
 }
 
 function ok(draft: RolloutDraft): AdaptResult {
