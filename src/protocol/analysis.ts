@@ -23,8 +23,17 @@ export const SCORER_CHOICES: readonly ScorerChoice[] = ['auto', 'file', 'checker
  * with where its scores are cached. The host decides it from trusted settings only.
  */
 export type ModelConfig =
-  | { kind: 'onnx'; modelDir: string; workerPath: string; cacheDir: string }
-  | { kind: 'http'; url: string; cacheDir: string };
+  | {
+      kind: 'onnx';
+      modelDir: string;
+      /** The bundled worker; absent → beside the running bundle. */
+      workerPath?: string;
+      /** Score cache folder; null → no cache. */
+      cacheDir: string | null;
+      providers?: string[];
+      intraOpThreads?: number;
+    }
+  | { kind: 'http'; url: string; cacheDir: string | null; modelName?: string; concurrency?: number };
 
 /** What the host knows about one rollout: everything the decorations, hovers and Problems need. */
 export type RolloutSummary = Pick<
@@ -157,15 +166,22 @@ function hasNumber(value: Record<string, unknown>, key: string): boolean {
 /** Checks a model configuration (null allowed: no model). */
 export function isModelConfig(value: unknown): value is ModelConfig | null {
   if (value === null) return true;
-  if (!isRecord(value) || typeof value['cacheDir'] !== 'string') return false;
-  if (value['kind'] === 'onnx') return typeof value['modelDir'] === 'string' && typeof value['workerPath'] === 'string';
-  return value['kind'] === 'http' && typeof value['url'] === 'string';
+  if (!isRecord(value) || (value['cacheDir'] !== null && typeof value['cacheDir'] !== 'string')) return false;
+  const optional = (key: string, type: 'string' | 'number'): boolean => value[key] === undefined || typeof value[key] === type;
+  if (value['kind'] === 'onnx') {
+    const providers = value['providers'];
+    const hasProviders = providers === undefined || (Array.isArray(providers) && providers.every((p) => typeof p === 'string'));
+    return typeof value['modelDir'] === 'string' && optional('workerPath', 'string') && optional('intraOpThreads', 'number') && hasProviders;
+  }
+  return value['kind'] === 'http' && typeof value['url'] === 'string' && optional('modelName', 'string') && optional('concurrency', 'number');
 }
 
 /** Identifies a model configuration: equal keys mean the same model may be kept open. */
 export function modelConfigKey(config: ModelConfig | null): string {
   if (!config) return '';
-  return config.kind === 'onnx' ? JSON.stringify(['onnx', config.modelDir, config.cacheDir]) : JSON.stringify(['http', config.url, config.cacheDir]);
+  return config.kind === 'onnx'
+    ? JSON.stringify(['onnx', config.modelDir, config.cacheDir, config.providers ?? null, config.intraOpThreads ?? null])
+    : JSON.stringify(['http', config.url, config.cacheDir, config.modelName ?? null, config.concurrency ?? null]);
 }
 
 function isSource(source: unknown): boolean {

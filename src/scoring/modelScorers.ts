@@ -52,24 +52,32 @@ export function describeModelFailure(config: ModelConfig, error: unknown, when: 
   return `The scoring server at ${config.url} ${verb}: ${messageOf(error)}. ${EXPECTED_SERVER}.`;
 }
 
-/** Opens the scorer a configuration names, started (ONNX) or connected (HTTP), behind the score cache. */
+/**
+ * Opens the scorer a configuration names, started (ONNX) or connected (HTTP), behind the score
+ * cache when the configuration has one. The CLI and the editor's worker both open models here.
+ */
 export async function openModelScorer(config: ModelConfig): Promise<Scorer> {
-  const cache = createScoreCache({ dir: config.cacheDir });
-  if (config.kind === 'onnx') {
-    const scorer = await createOnnxScorer({ modelDir: config.modelDir, workerPath: config.workerPath });
-    // Started now, so a model that cannot load fails here rather than in the middle of an analysis.
-    await scorer.start().catch(async (error: unknown) => {
-      await scorer.dispose();
-      throw error;
-    });
-    return cachedScorer(scorer, cache, await modelDirIdentity(config.modelDir));
-  }
-  const scorer = createHttpScorer({ url: config.url });
+  const { scorer, identity } = config.kind === 'onnx' ? await openOnnx(config) : await openHttp(config);
+  return config.cacheDir === null ? scorer : cachedScorer(scorer, createScoreCache({ dir: config.cacheDir }), identity);
+}
+
+async function openOnnx(config: Extract<ModelConfig, { kind: 'onnx' }>): Promise<{ scorer: Scorer; identity: string }> {
+  const scorer = await createOnnxScorer({ modelDir: config.modelDir, workerPath: config.workerPath, providers: config.providers, intraOpThreads: config.intraOpThreads });
+  // Started now, so a model that cannot load fails here rather than in the middle of an analysis.
+  await scorer.start().catch(async (error: unknown) => {
+    await scorer.dispose();
+    throw error;
+  });
+  return { scorer, identity: await modelDirIdentity(config.modelDir) };
+}
+
+async function openHttp(config: Extract<ModelConfig, { kind: 'http' }>): Promise<{ scorer: Scorer; identity: string }> {
+  const scorer = createHttpScorer({ url: config.url, modelName: config.modelName, concurrency: config.concurrency });
   const info = await scorer.ready().catch(async (error: unknown) => {
     await scorer.dispose();
     throw error;
   });
-  return cachedScorer(scorer, cache, endpointIdentity(config.url, info.model ?? ''));
+  return { scorer, identity: endpointIdentity(config.url, info.model ?? '') };
 }
 
 function whenAborted(signal: AbortSignal | undefined): Promise<never> | null {

@@ -44,7 +44,6 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     throw error;
   } finally {
     await model.scorer.dispose();
-    await model.cache?.flush();
   }
   io.stderr(`${file}: step scores written to ${output}\n`);
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;

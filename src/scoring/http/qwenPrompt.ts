@@ -4,9 +4,9 @@
  * id per step).
  */
 
-/** The system prompt of the Qwen2.5-Math PRM model card. */
-export const QWEN_PRM_SYSTEM_PROMPT =
-  'Please reason step by step, and put your final answer within \\boxed{}.';
+import { QWEN_PRM_SYSTEM_PROMPT } from '../profiles/profile';
+
+export { QWEN_PRM_SYSTEM_PROMPT };
 
 /** The step separator of the Qwen PRMs, as text. */
 export const QWEN_PRM_SEPARATOR_TEXT = '<extra_0>';

@@ -13,7 +13,10 @@ describe('host → analysis worker messages', () => {
 
   it('rejects a malformed model or an unknown scorer', () => {
     expect(isHostToWorker({ ...analyse })).toBe(false);
-    expect(isHostToWorker({ ...analyse, model: { kind: 'onnx', modelDir: '/m', cacheDir: '/c' } })).toBe(false);
+    expect(isHostToWorker({ ...analyse, model: { kind: 'onnx', modelDir: '/m', workerPath: 42, cacheDir: '/c' } })).toBe(false);
+    expect(isHostToWorker({ ...analyse, model: { kind: 'onnx', modelDir: '/m', providers: 'cuda', cacheDir: '/c' } })).toBe(false);
+    expect(isHostToWorker({ ...analyse, model: { kind: 'onnx', modelDir: '/m', cacheDir: 7 } })).toBe(false);
+    expect(isHostToWorker({ ...analyse, model: { kind: 'http', url: 'http://x', concurrency: 'many', cacheDir: null } })).toBe(false);
     expect(isHostToWorker({ ...analyse, model: { kind: 'ftp', url: 'x', cacheDir: '/c' } })).toBe(false);
     expect(isHostToWorker({ ...analyse, scorer: 'model', model: null })).toBe(false);
   });
