@@ -24,8 +24,8 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
   '--threshold': 'threshold',
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
-const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency']);
-const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--no-cache', '--quiet', '--sweep']);
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--jobs']);
+const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep']);
 
 /** Parse argv (after the command name). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {

@@ -15,6 +15,12 @@ Usage:
   prof-lens eval <labelled files>... [--threshold X] [--sweep] [--model <dir> | --url <endpoint>]
       How well a step scorer finds the first wrong step (ProcessBench error-accuracy,
       correct-accuracy and F1; one subset per file). Default scorer: the embedded checker.
+  prof-lens trend <run>... [--json | --csv] [--jobs N] [options]
+      Per training step of each run (a folder of step files such as verl's
+      {global_step}.jsonl, or one file whose records carry "step"): accuracy, groups
+      all correct / all wrong, PROF kept and dropped by reason, suspected false
+      positives, step counts H, response length, AUROC. Summaries are cached per file,
+      so a re-run reads only new or changed files; --jobs sets the worker threads.
   prof-lens doctor [--model <dir>] [--url <endpoint>] [--providers LIST] [--json]
       Check the set-up: versions, execution providers, a model folder (files, manifest,
       tokenizer, inputs/outputs, a timed one-rollout smoke score), an endpoint (GET
@@ -42,12 +48,12 @@ Options:
                       roles: prompt response responses gold outcome outcomes group stepScores steps
   --false-positive-rules LIST   which rules mark a suspected false positive
                       (comma-separated: prof-dropped,weak-step,bottom-half; default all)
-  --json              machine-readable output
+  --json              machine-readable output (trend: also --csv)
   --model DIR         a PRM exported to ONNX (folder with model.onnx, tokenizer.json, prof-lens.json)
   --url URL           a vLLM server's base URL (posts to <url>/pooling); --model-name NAME to skip /v1/models
   --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)
   --threads N         ONNX intra-op threads · --concurrency N  requests in flight (http)
-  --cache-dir DIR     score cache (default ~/.cache/prof-lens) · --no-cache  do not read or write it
+  --cache-dir DIR     score and trend cache (default ~/.cache/prof-lens) · --no-cache  do not read or write it
 
 Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file error.
 

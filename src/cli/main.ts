@@ -5,11 +5,12 @@ import { reportCommand } from './commands/report';
 import { scoreCommand } from './commands/score';
 import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
+import { trendCommand } from './commands/trend';
 import { HELP } from './help';
 import { UsageError } from './args';
 import { EXIT_USAGE, type CliIo, type Command } from './io';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand };
+const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

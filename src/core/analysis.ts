@@ -19,6 +19,8 @@ export interface AnalysedRollout {
   /** Empty when the analysis was asked not to keep texts (large files in the CLI). */
   prompt: string;
   response: string;
+  /** Length of the response in UTF-16 code units, kept even when the texts are not. */
+  responseChars: number;
   gold: string | null;
   steps: Step[];
   /** The steps as [start, end) offsets in the raw line; null when the response is not one literal there. */

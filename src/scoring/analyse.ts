@@ -113,6 +113,7 @@ export class Analyzer {
       group: r.group,
       prompt: this.keepText || isFirstOfGroup ? r.prompt : '',
       response: this.keepText ? r.response : '',
+      responseChars: r.response.length,
       gold: r.gold,
       steps: this.keepText ? p.steps : [],
       rawSteps: p.rawSteps,

@@ -1,0 +1,123 @@
+/**
+ * `prof-lens trend <run>... [--json | --csv]`: per training step, per run. Files are summarised in
+ * worker threads (one per core, `--jobs N`), or in-process when a model scores (the model is then
+ * the bottleneck, and one model is opened once rather than once per worker); summaries are cached
+ * so a second look reads only new or changed files.
+ */
+import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { trendCsv, trendJson } from '../../core/run/trendOutput';
+import { createScorerChain } from '../../scoring/chain';
+import { defaultCacheDir } from '../../scoring/cache/identity';
+import { RunPathError, summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
+import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
+import { SummaryPool } from '../../scoring/trend/summaryPool';
+import { summariseRecords } from '../../scoring/trend/summariseRecords';
+import { parseArgs, UsageError, type ParsedArgs } from '../args';
+import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+import { withScorer, type ScoringChoice } from '../scorerOptions';
+import { fileBatches } from '../trend/fileBatches';
+import { renderTrend } from '../trend/trendTable';
+
+/** The worker bundle beside the running one; from sources (tests), the repository's `dist/`. */
+export function trendWorkerPath(from = __dirname): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const candidate of [join(dir, 'trendWorker.js'), join(dir, 'dist', 'trendWorker.js')]) if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(from, 'trendWorker.js');
+  }
+}
+
+function jobsOf(args: ParsedArgs): number {
+  const value = args.values.get('--jobs');
+  if (value === undefined) return availableParallelism();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs expects a whole number ≥ 1, got "${value}"`);
+  return n;
+}
+
+/** A terminal line with files, megabytes and the time left; silent when stderr is not a terminal. */
+function progressLine(io: CliIo): { update: (p: RunProgress) => void; end: () => void } {
+  if (!io.isStderrTty) return { update: () => undefined, end: () => undefined };
+  const started = performance.now();
+  let shown = false;
+  let last = 0;
+  return {
+    update(p) {
+      const now = performance.now();
+      if (now - last < 250 && p.filesDone < p.filesTotal) return;
+      last = now;
+      shown = true;
+      const elapsed = (now - started) / 1000;
+      const eta = p.bytesDone > 0 && elapsed > 1 ? ` · about ${Math.ceil((elapsed * (p.bytesTotal - p.bytesDone)) / p.bytesDone)} s left` : '';
+      const mb = (b: number): string => (b / 1048576).toFixed(0);
+      io.stderr(`\rtrend: ${p.filesDone}/${p.filesTotal} files${p.cached ? ` (${p.cached} cached)` : ''} · ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MB${eta}   `);
+    },
+    end: () => shown && io.stderr('\n'),
+  };
+}
+
+interface Plan {
+  summarise: FileSummariser;
+  parallelism: number;
+  scorer: unknown;
+  code: string;
+  dispose: () => Promise<void>;
+}
+
+/** Workers for the file scores and the checker; in-process with a model scorer. */
+async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> {
+  const settings = args.settings;
+  const { modelScorer } = scoring;
+  if (modelScorer) {
+    return {
+      summarise: async (file, options) => ({
+        figures: await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer: scoring.scorer, modelScorer, ...(options.signal ? { signal: options.signal } : {}) }),
+        scorerLabel: createScorerChain(scoring.scorer, modelScorer).info.label,
+      }),
+      parallelism: 2,
+      scorer: { choice: scoring.scorer, ...modelScorer.info },
+      code: await codeIdentity(__filename),
+      dispose: () => Promise.resolve(),
+    };
+  }
+  const workerPath = trendWorkerPath();
+  const pool = new SummaryPool(workerPath, jobsOf(args));
+  const choice = scoring.scorer === 'model' ? 'auto' : scoring.scorer;
+  return {
+    summarise: (file, options) => pool.summarise({ file, settings, scorer: choice, model: null }, options),
+    parallelism: pool.size,
+    scorer: { choice },
+    code: await codeIdentity(workerPath),
+    dispose: () => pool.dispose(),
+  };
+}
+
+export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv);
+  const paths = args.positionals;
+  if (paths.length === 0) throw new UsageError('trend needs a run: prof-lens trend <run folder or file>... [--json | --csv]');
+  if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('give --json or --csv, not both');
+  const cacheDir = args.flags.has('--no-cache') ? null : (args.values.get('--cache-dir') ?? defaultCacheDir());
+  return withScorer(args, io, async (scoring) => {
+    const plan = await planFor(args, scoring);
+    const progress = progressLine(io);
+    try {
+      const cache = cacheDir === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
+      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update }).catch((error: unknown) => {
+        throw error instanceof RunPathError ? new UsageError(error.message) : error;
+      });
+      progress.end();
+      const scorer = createScorerChain(scoring.scorer, scoring.modelScorer).info;
+      if (args.flags.has('--json')) io.stdout(JSON.stringify(trendJson(result.runs, scorer, args.settings)) + '\n');
+      else if (args.flags.has('--csv')) io.stdout(trendCsv(result.runs));
+      else io.stdout(renderTrend(result.runs, scorer.label));
+      for (const message of result.modelErrors) io.stderr(`prof-lens trend: ${message} The checker scored instead.\n`);
+      const problems = result.runs.flatMap((r) => r.problems);
+      for (const p of problems) io.stderr(`${p.file}: ${p.message}\n`);
+      return problems.length > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
+    } finally {
+      await plan.dispose();
+    }
+  });
+}

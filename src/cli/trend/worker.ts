@@ -1,0 +1,79 @@
+/**
+ * A summary worker (`dist/trendWorker.js`): summarises the files of a training run one at a time,
+ * off the thread that asked (the CLI's main thread, the extension host). Several run side by side,
+ * one file each. A configured model is opened once per worker and kept for the next file.
+ */
+import { parentPort } from 'node:worker_threads';
+import { isHostToSummaryWorker, type SummariseRequest, type SummaryWorkerToHost } from '../../protocol/trend';
+import { chainChoiceFor, createScorerChain } from '../../scoring/chain';
+import { ModelScorers } from '../../scoring/modelScorers';
+import type { Scorer } from '../../scoring/scorer';
+import { summariseRecords } from '../../scoring/trend/summariseRecords';
+import { fileBatches } from './fileBatches';
+
+const port = parentPort;
+const models = new ModelScorers();
+const running = new Map<number, AbortController>();
+/** Progress is throttled: a dashboard or a terminal line needs no more. */
+const PROGRESS_INTERVAL_MS = 200;
+
+function post(message: SummaryWorkerToHost): void {
+  port?.postMessage(message);
+}
+
+async function modelFor(request: SummariseRequest): Promise<{ scorer?: Scorer; error?: string }> {
+  const wantsModel = request.scorer === 'auto' || request.scorer === 'onnx' || request.scorer === 'http';
+  if (!request.model || !wantsModel) return {};
+  const result = await models.acquire(request.model);
+  return 'scorer' in result ? { scorer: result.scorer } : { error: result.error };
+}
+
+async function summarise(request: SummariseRequest): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  let lastProgress = 0;
+  try {
+    const model = await modelFor(request);
+    const choice = chainChoiceFor(request.scorer, model.scorer !== undefined);
+    const onBytes = (bytes: number): void => {
+      const now = performance.now();
+      if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+      lastProgress = now;
+      post({ type: 'progress', id: request.id, bytes });
+    };
+    const figures = await summariseRecords(fileBatches(request.file, onBytes), {
+      file: request.file,
+      settings: request.settings,
+      scorer: choice,
+      ...(model.scorer ? { modelScorer: model.scorer } : {}),
+      signal: controller.signal,
+    });
+    // A cancel that arrived while the last batch was analysed still wins over the result.
+    controller.signal.throwIfAborted();
+    const scorerLabel = createScorerChain(choice, model.scorer).info.label;
+    post({ type: 'summarised', id: request.id, figures, scorerLabel, ...(model.error === undefined ? {} : { modelError: model.error }) });
+  } catch (error) {
+    post({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error), isCancelled: controller.signal.aborted });
+  } finally {
+    running.delete(request.id);
+  }
+}
+
+port?.on('message', (message: unknown) => {
+  if (!isHostToSummaryWorker(message)) return;
+  switch (message.type) {
+    case 'summarise':
+      void summarise(message);
+      break;
+    case 'cancel':
+      running.get(message.id)?.abort();
+      break;
+    case 'shutdown':
+      void models.release().finally(() => process.exit(0));
+      break;
+    default: {
+      const unexpected: never = message;
+      void unexpected;
+    }
+  }
+});

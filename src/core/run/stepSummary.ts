@@ -1,0 +1,236 @@
+/**
+ * One training step in figures: what `prof-lens report` says about the step's rollouts (kept,
+ * dropped by reason, suspected false positives, penalised, AUROC — taken from the report, not
+ * recomputed), plus the trend questions a report does not answer: groups where every rollout or
+ * none is correct (no GRPO signal), step-count percentiles, response length.
+ *
+ * A step is summarised as one *part* per file it appears in; parts are merged when a step spans
+ * files. Counts, H percentiles and means merge exactly; AUROC and the response-length p90 cannot
+ * be merged from summaries, so a step made of several parts gets their weighted means and says so
+ * in `approximate`. PROF groups never cross parts (each part was decided on its own).
+ */
+import type { AnalysedRollout } from '../analysis';
+import type { FileReport } from '../report';
+
+/** What a step's summary needs from each analysed rollout (texts are never needed). */
+export type StepRollout = Pick<AnalysedRollout, 'group' | 'outcome' | 'decision' | 'responseChars'>;
+
+/** The figures of one step in one file: mergeable with the same step's parts from other files. */
+export interface StepPart {
+  step: number;
+  /** 1-based line of the step's first record in its file (where "open this step" goes). */
+  firstLine: number;
+  rollouts: number;
+  groups: number;
+  correct: number;
+  incorrect: number;
+  /** Outcome unknown or not binary. */
+  otherOutcomes: number;
+  allCorrectGroups: number;
+  allIncorrectGroups: number;
+  kept: number;
+  dropped: number;
+  notRanked: number;
+  /** Reason code → rollouts, any code the analysis gives (ties included). */
+  byReason: Record<string, number>;
+  suspectedFalsePositives: number;
+  /** Ranked correct rollouts: the share of suspected false positives is taken of these. */
+  rankedCorrect: number;
+  penalised: number;
+  /** Step count H of ranked rollouts → rollouts (the report's histogram). */
+  stepCounts: Record<string, number>;
+  responseChars: { total: number; count: number; p90: number | null };
+  auroc: number | null;
+  /** Ranked rollouts with a process score: the weight of this part's AUROC. */
+  scoredRollouts: number;
+  /** Scorer label → rollouts it scored. */
+  scorers: Record<string, number>;
+}
+
+/** Where a step's rollouts are: each file and the line its first record is on. */
+export interface StepSource {
+  file: string;
+  line: number;
+}
+
+/** One step of a run, as `prof-lens trend --json` prints it (DESIGN §8's fields first). */
+export interface StepSummary {
+  step: number;
+  rollouts: number;
+  groups: number;
+  correct: number;
+  incorrect: number;
+  /** correct / (correct + incorrect); null when no rollout has a binary outcome. */
+  accuracy: number | null;
+  allCorrectGroups: number;
+  allIncorrectGroups: number;
+  kept: number;
+  dropped: number;
+  byReason: Record<string, number>;
+  suspectedFalsePositives: number;
+  penalised: number;
+  stepsMean: number | null;
+  stepsP90: number | null;
+  responseCharsMean: number | null;
+  auroc: number | null;
+  /** Suspected false positives / ranked correct rollouts. */
+  falsePositiveShare: number | null;
+  stepsMedian: number | null;
+  responseCharsP90: number | null;
+  notRanked: number;
+  otherOutcomes: number;
+  scorers: Record<string, number>;
+  sources: StepSource[];
+  /** Figures that are weighted means of several parts rather than exact (only when the step spans parts). */
+  approximate?: ('auroc' | 'responseCharsP90')[];
+}
+
+/** Mean, median and p90 of a histogram (value → count); nulls when it is empty. */
+export function histogramStats(counts: Readonly<Record<string, number>>): { mean: number | null; median: number | null; p90: number | null } {
+  const entries = Object.entries(counts).map(([k, c]) => [Number(k), c] as const).filter(([k, c]) => Number.isFinite(k) && c > 0).sort((a, b) => a[0] - b[0]);
+  const n = entries.reduce((s, [, c]) => s + c, 0);
+  if (n === 0) return { mean: null, median: null, p90: null };
+  const mean = entries.reduce((s, [k, c]) => s + k * c, 0) / n;
+  const at = (rank: number): number => {
+    let seen = 0;
+    for (const [k, c] of entries) if ((seen += c) >= rank) return k;
+    return entries[entries.length - 1]![0];
+  };
+  // Median: the middle value, or the mean of the two middle values. p90: nearest rank, ⌈0.9·n⌉.
+  const median = n % 2 === 1 ? at((n + 1) / 2) : (at(n / 2) + at(n / 2 + 1)) / 2;
+  return { mean, median, p90: at(Math.ceil(0.9 * n)) };
+}
+
+/** Nearest-rank p90 of a list of numbers (sorted in place). */
+function p90Of(values: number[]): number | null {
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  return values[Math.ceil(0.9 * values.length) - 1]!;
+}
+
+/** Group tallies: groups where every rollout with a binary outcome is correct, or none is. */
+function groupTallies(rollouts: readonly StepRollout[]): { allCorrect: number; allIncorrect: number } {
+  const byGroup = new Map<string, { correct: number; incorrect: number }>();
+  for (const r of rollouts) {
+    const g = byGroup.get(r.group) ?? { correct: 0, incorrect: 0 };
+    if (r.outcome.kind === 'correct') g.correct++;
+    else if (r.outcome.kind === 'incorrect') g.incorrect++;
+    byGroup.set(r.group, g);
+  }
+  let allCorrect = 0;
+  let allIncorrect = 0;
+  for (const g of byGroup.values()) {
+    if (g.correct > 0 && g.incorrect === 0) allCorrect++;
+    else if (g.incorrect > 0 && g.correct === 0) allIncorrect++;
+  }
+  return { allCorrect, allIncorrect };
+}
+
+/** The part of `step` that one analysis (one step's records of one file) gives. */
+export function partFromAnalysis(step: number, firstLine: number, report: FileReport, rollouts: readonly StepRollout[]): StepPart {
+  const tallies = groupTallies(rollouts);
+  const chars = rollouts.map((r) => r.responseChars);
+  let rankedCorrect = 0;
+  let scoredRollouts = 0;
+  for (const r of rollouts) {
+    if (r.decision.rank === null) continue;
+    if (r.outcome.kind === 'correct') rankedCorrect++;
+    if (r.decision.score !== null) scoredRollouts++;
+  }
+  return {
+    step,
+    firstLine,
+    rollouts: report.rollouts,
+    groups: report.groups,
+    correct: report.outcomes.correct,
+    incorrect: report.outcomes.incorrect,
+    otherOutcomes: report.outcomes.unknown + report.outcomes['non-binary'],
+    allCorrectGroups: tallies.allCorrect,
+    allIncorrectGroups: tallies.allIncorrect,
+    kept: report.kept,
+    dropped: report.dropped,
+    notRanked: report.notRanked,
+    byReason: { ...(report.byReason as Record<string, number>) },
+    suspectedFalsePositives: report.suspectedFalsePositives,
+    rankedCorrect,
+    penalised: report.penalised,
+    stepCounts: { ...report.stepCounts },
+    responseChars: { total: chars.reduce((s, c) => s + c, 0), count: chars.length, p90: p90Of(chars) },
+    auroc: report.auroc,
+    scoredRollouts,
+    scorers: { ...report.scorers },
+  };
+}
+
+function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+
+/** Weighted mean of the non-null values; null when none has weight. */
+function weightedMean(items: readonly { value: number | null; weight: number }[]): number | null {
+  let sum = 0;
+  let weight = 0;
+  for (const { value, weight: w } of items) {
+    if (value === null || w <= 0) continue;
+    sum += value * w;
+    weight += w;
+  }
+  return weight > 0 ? sum / weight : null;
+}
+
+/** Each file once, at the first line the step has there. */
+function sourcesOf(parts: readonly { file: string; part: StepPart }[]): StepSource[] {
+  const lines = new Map<string, number>();
+  for (const { file, part } of parts) lines.set(file, Math.min(lines.get(file) ?? Infinity, part.firstLine));
+  return [...lines].map(([file, line]) => ({ file, line }));
+}
+
+/** A step's summary from its parts (one per file it appears in, in file order), with their files. */
+export function mergeParts(parts: readonly { file: string; part: StepPart }[]): StepSummary {
+  const first = parts[0];
+  if (!first) throw new Error('a step needs at least one part');
+  const sum = (pick: (p: StepPart) => number): number => parts.reduce((s, { part }) => s + pick(part), 0);
+  const byReason: Record<string, number> = {};
+  const stepCounts: Record<string, number> = {};
+  const scorers: Record<string, number> = {};
+  for (const { part } of parts) {
+    addCounts(byReason, part.byReason);
+    addCounts(stepCounts, part.stepCounts);
+    addCounts(scorers, part.scorers);
+  }
+  const h = histogramStats(stepCounts);
+  const correct = sum((p) => p.correct);
+  const incorrect = sum((p) => p.incorrect);
+  const rankedCorrect = sum((p) => p.rankedCorrect);
+  const suspected = sum((p) => p.suspectedFalsePositives);
+  const charCount = sum((p) => p.responseChars.count);
+  const isSingle = parts.length === 1;
+  const summary: StepSummary = {
+    step: first.part.step,
+    rollouts: sum((p) => p.rollouts),
+    groups: sum((p) => p.groups),
+    correct,
+    incorrect,
+    accuracy: correct + incorrect > 0 ? correct / (correct + incorrect) : null,
+    allCorrectGroups: sum((p) => p.allCorrectGroups),
+    allIncorrectGroups: sum((p) => p.allIncorrectGroups),
+    kept: sum((p) => p.kept),
+    dropped: sum((p) => p.dropped),
+    byReason,
+    suspectedFalsePositives: suspected,
+    penalised: sum((p) => p.penalised),
+    stepsMean: h.mean,
+    stepsP90: h.p90,
+    responseCharsMean: charCount > 0 ? sum((p) => p.responseChars.total) / charCount : null,
+    auroc: isSingle ? first.part.auroc : weightedMean(parts.map(({ part }) => ({ value: part.auroc, weight: part.scoredRollouts }))),
+    falsePositiveShare: rankedCorrect > 0 ? suspected / rankedCorrect : null,
+    stepsMedian: h.median,
+    responseCharsP90: isSingle ? first.part.responseChars.p90 : weightedMean(parts.map(({ part }) => ({ value: part.responseChars.p90, weight: part.responseChars.count }))),
+    notRanked: sum((p) => p.notRanked),
+    otherOutcomes: sum((p) => p.otherOutcomes),
+    scorers,
+    sources: sourcesOf(parts),
+  };
+  if (!isSingle) summary.approximate = ['auroc', 'responseCharsP90'];
+  return summary;
+}

@@ -1,0 +1,45 @@
+/**
+ * What `prof-lens trend` prints for scripts: the JSON of DESIGN §8 (`{"runs": [{"path", "steps"}],
+ * "scorer", "settings"}`, steps ascending, each step's contract fields first) and CSV with one row
+ * per step and run. Pure, so the editor can export the same thing.
+ */
+import type { RunSummary } from './runSummary';
+import type { StepSummary } from './stepSummary';
+
+/** The machine-readable trend. */
+export interface TrendJson {
+  runs: { path: string; files: number; steps: StepSummary[]; problems: RunSummary['problems'] }[];
+  scorer: unknown;
+  settings: unknown;
+}
+
+export function trendJson(runs: readonly RunSummary[], scorer: unknown, settings: unknown): TrendJson {
+  return { runs: runs.map((r) => ({ path: r.path, files: r.files, steps: r.steps, problems: r.problems })), scorer, settings };
+}
+
+/** Columns of the CSV, before the per-reason ones. */
+const CSV_COLUMNS: readonly (keyof StepSummary)[] = [
+  'step', 'rollouts', 'groups', 'correct', 'incorrect', 'accuracy', 'allCorrectGroups', 'allIncorrectGroups',
+  'kept', 'dropped', 'notRanked', 'suspectedFalsePositives', 'falsePositiveShare', 'penalised',
+  'stepsMean', 'stepsMedian', 'stepsP90', 'responseCharsMean', 'responseCharsP90', 'auroc',
+];
+
+/** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+function field(value: unknown): string {
+  const text = value === null || value === undefined ? '' : typeof value === 'number' ? String(Number.isInteger(value) ? value : Number(value.toPrecision(6))) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One header line, then one line per step and run; a column per reason code found in any run. */
+export function trendCsv(runs: readonly RunSummary[]): string {
+  const reasons = [...new Set(runs.flatMap((r) => r.steps.flatMap((s) => Object.keys(s.byReason))))].sort();
+  const header = ['run', ...CSV_COLUMNS, ...reasons.map((r) => `reason:${r}`), 'files'];
+  const lines = [header.map(field).join(',')];
+  for (const run of runs) {
+    for (const step of run.steps) {
+      const cells = [run.path, ...CSV_COLUMNS.map((c) => step[c]), ...reasons.map((r) => step.byReason[r] ?? 0), step.sources.map((s) => s.file).join(' ')];
+      lines.push(cells.map(field).join(','));
+    }
+  }
+  return lines.join('\n') + '\n';
+}

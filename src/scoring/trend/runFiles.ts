@@ -1,0 +1,155 @@
+/**
+ * Summarising the files of training runs: which files a run holds, which of them the cache
+ * already knows, and the rest summarised a few at a time (by worker threads, or in-process with a
+ * model scorer), with progress in files and bytes. A file that cannot be read becomes a summary
+ * that says why; the other files go on.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
+import { compareRunFiles } from '../../core/run/trainingStep';
+import type { SummaryCache } from './summaryCache';
+import type { JobOptions, SummaryOutcome } from './summaryPool';
+
+/** Rollout files of a run folder: `.jsonl` and `.json`. */
+const RUN_FILE = /\.(jsonl|json)$/i;
+
+/** Summarises one file (a worker pool's job, or an in-process analysis). */
+export type FileSummariser = (file: string, options: JobOptions) => Promise<SummaryOutcome>;
+
+/** How far a set of files has come. */
+export interface RunProgress {
+  filesDone: number;
+  filesTotal: number;
+  /** Bytes read of the files that were not in the cache, and their total. */
+  bytesDone: number;
+  bytesTotal: number;
+  /** Files taken from the cache. */
+  cached: number;
+}
+
+export interface SummariseFilesOptions {
+  summarise: FileSummariser;
+  /** Files summarised at once. */
+  parallelism: number;
+  cache: SummaryCache | null;
+  signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  /** Each file's summary as soon as it is known (cached or fresh). */
+  onFile?: (summary: FileSummary) => void;
+}
+
+/** What summarising a set of files came to. */
+export interface FilesResult {
+  summaries: FileSummary[];
+  /** The scorer chain of the files summarised now (none when every file was cached). */
+  scorerLabel: string | null;
+  /** Why a configured model did not score (the checker did), once per distinct message. */
+  modelErrors: string[];
+}
+
+/** A run path is neither a folder nor a file. */
+export class RunPathError extends Error {}
+
+/** The run's files, absolute, in step order: the folder's `.jsonl`/`.json` files, or the one file given. */
+export async function listRunFiles(path: string): Promise<string[]> {
+  const absolute = resolve(path);
+  const info = await stat(absolute).catch(() => null);
+  if (!info) throw new RunPathError(`${path}: no such folder or file`);
+  if (info.isFile()) return [absolute];
+  if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file`);
+  const entries = await readdir(absolute, { withFileTypes: true });
+  const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && RUN_FILE.test(e.name)).map((e) => e.name);
+  return names.sort(compareRunFiles).map((name) => join(absolute, name));
+}
+
+function failed(file: string, size: number, mtimeMs: number, message: string): FileSummary {
+  return { file, size, mtimeMs, parts: [], unstepped: 0, unreadableLines: 0, problems: [], error: message };
+}
+
+/** `work` on every item, at most `limit` at a time (a run of thousands of files must not open them all at once). */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+const STAT_PARALLELISM = 32;
+
+/** Summarise `files`, the cached ones from the cache; the result is in the order given. */
+export async function summariseFiles(files: readonly string[], options: SummariseFilesOptions): Promise<FilesResult> {
+  const stamps = new Array<{ size: number; mtimeMs: number } | NodeJS.ErrnoException>(files.length);
+  const summaries = new Array<FileSummary>(files.length);
+  const todo: number[] = [];
+  const progress: RunProgress = { filesDone: 0, filesTotal: files.length, bytesDone: 0, bytesTotal: 0, cached: 0 };
+  const done = (i: number, summary: FileSummary): void => {
+    summaries[i] = summary;
+    progress.filesDone++;
+    options.onFile?.(summary);
+  };
+  await eachLimited(files, STAT_PARALLELISM, async (file, i) => {
+    const stamp = await stat(file).then((s) => ({ size: s.size, mtimeMs: s.mtimeMs }), (e: NodeJS.ErrnoException) => e);
+    stamps[i] = stamp;
+    if (stamp instanceof Error) return done(i, failed(file, 0, 0, `cannot be read: ${stamp.code ?? stamp.message}`));
+    const cached = await options.cache?.get(file, stamp);
+    if (cached) {
+      progress.cached++;
+      return done(i, cached);
+    }
+    todo.push(i);
+    progress.bytesTotal += stamp.size;
+  });
+  todo.sort((a, b) => a - b);
+  options.onProgress?.({ ...progress });
+  const result: FilesResult = { summaries, scorerLabel: null, modelErrors: [] };
+  const inFlight = new Map<number, number>();
+  let finishedBytes = 0;
+  const report = (): void => {
+    progress.bytesDone = finishedBytes + [...inFlight.values()].reduce((s, b) => s + b, 0);
+    options.onProgress?.({ ...progress });
+  };
+  const one = async (i: number): Promise<void> => {
+    const file = files[i]!;
+    const { size, mtimeMs } = stamps[i] as { size: number; mtimeMs: number };
+    inFlight.set(i, 0);
+    try {
+      const outcome = await options.summarise(file, { signal: options.signal, onBytes: (bytes) => (inFlight.set(i, bytes), report()) });
+      const summary: FileSummary = { file, size, mtimeMs, ...outcome.figures };
+      result.scorerLabel ??= outcome.scorerLabel;
+      if (outcome.modelError !== undefined && !result.modelErrors.includes(outcome.modelError)) result.modelErrors.push(outcome.modelError);
+      // A summary the model did not score, or of a file that could not be read, is not kept.
+      if (outcome.modelError === undefined && summary.error === undefined) await options.cache?.set(summary);
+      done(i, summary);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      done(i, failed(file, size, mtimeMs, `could not be summarised: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      inFlight.delete(i);
+      finishedBytes += size;
+      report();
+    }
+  };
+  await eachLimited(todo, options.parallelism, (i) => one(i));
+  return result;
+}
+
+/** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */
+export async function summariseRuns(paths: readonly string[], options: SummariseFilesOptions): Promise<{ runs: RunSummary[]; scorerLabel: string | null; modelErrors: string[] }> {
+  const listed = await Promise.all(paths.map(listRunFiles));
+  const all = listed.flat();
+  const result = await summariseFiles(all, options);
+  let offset = 0;
+  const runs = paths.map((path, r) => {
+    const count = listed[r]!.length;
+    const run = assembleRun(path, result.summaries.slice(offset, offset + count));
+    offset += count;
+    if (count === 0) run.problems.push({ file: path, message: 'holds no .jsonl or .json files' });
+    return run;
+  });
+  return { runs, scorerLabel: result.scorerLabel, modelErrors: result.modelErrors };
+}
