@@ -4,8 +4,9 @@ import type { BenchModule, BenchResult } from './types';
 import * as core from './core';
 import * as grading from './grading';
 import * as scoring from './scoring';
+import * as trend from './trend';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring };
+const MODULES: Record<string, BenchModule> = { core, grading, scoring, trend };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in MODULES);
