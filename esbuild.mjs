@@ -33,6 +33,10 @@ const entries = [
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
     entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', logLevel: 'warning',
   },
+  {
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
+    entryPoints: ['webview/run/main.ts'], outfile: 'dist/runWebview.js', logLevel: 'warning',
+  },
 ].filter((e) => existsSync(e.entryPoints[0]));
 
 if (isWatch) {

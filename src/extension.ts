@@ -14,6 +14,7 @@ import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
 import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
+import { createRunFeature } from './vscode/run/runFeature';
 import { ScorerNotices } from './vscode/scorerNotices';
 import { createSetupFeature } from './vscode/setupFeature';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
@@ -27,7 +28,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const metrics = Metrics.fromEnvironment();
   const settings = new LiveSettings();
   const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
-  const store = new AnalysisStore(client, scorerPlanner(modelEnvironment(context)));
+  const environment = modelEnvironment(context);
+  const store = new AnalysisStore(client, scorerPlanner(environment));
   const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({ store, views, notices }),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension }),
+    createRunFeature({ extensionUri: context.extensionUri, workerPath: context.asAbsolutePath('dist/trendWorker.js'), cacheDir: environment.cacheDir, planner: scorerPlanner(environment) }),
   );
   metrics.activated(loadStartedAt);
 }

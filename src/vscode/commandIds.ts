@@ -21,6 +21,7 @@ export const commandIds = {
   checkSetup: 'profLens.checkSetup',
   openExample: 'profLens.openExample',
   showGpuSetup: 'profLens.showGpuSetup',
+  openTrainingRun: 'profLens.openTrainingRun',
 } as const;
 
 /** Arguments of the Rollout View commands when they come from a hover or CodeLens link. */

@@ -134,9 +134,9 @@ export class Workbench {
    * Answers the editor's own file dialog (a quick input in the browser): waits for its title, types
    * the path and presses its OK button. The dialog fills in its starting folder by itself once it
    * has read it, which can overwrite a path typed too early: until the dialog closes, the path is
-   * typed again (bounded).
+   * typed again (bounded). `button` is the dialog's accept button (its `openLabel`, else OK).
    */
-  async acceptFileDialog(title: string, path: string): Promise<void> {
+  async acceptFileDialog(title: string, path: string, button = 'OK'): Promise<void> {
     const widget = this.page.locator('.quick-input-widget');
     await expect.poll(() => widget.innerText(), { timeout: 20_000 }).toContain(title);
     const input = widget.locator('input');
@@ -147,7 +147,7 @@ export class Workbench {
       await input.fill(path);
       await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
       if ((await input.inputValue()) === path) {
-        await widget.locator('.monaco-button', { hasText: 'OK' }).click();
+        await widget.locator('.monaco-button', { hasText: button }).click();
         // Closed, or already reused by whatever the command shows next.
         const isClosed = await expect.poll(async () => !(await widget.isVisible()) || !(await widget.innerText()).includes(title), { timeout: 5_000 })
           .toBe(true).then(() => true, () => false);

@@ -1,0 +1,195 @@
+/**
+ * The Run Dashboard: one webview showing one or more training runs over their steps. Its page has
+ * the panels' strict CSP with a fresh nonce; runs arrive as messages. Each run is a RunSession
+ * (summarised off this thread, watched); when one changes, only that run is sent again, at most a
+ * few times a second, and the webview redraws its charts in place.
+ */
+import * as vscode from 'vscode';
+import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
+import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
+import { createNonce, panelHtml } from '../panel/panelHtml';
+import { webviewOptions } from '../panel/panelHost';
+import { RunSession } from './runSession';
+import { runLabels, runView } from './runViewData';
+
+/** The webview type (its serializer and `onWebviewPanel:` activation event use it). */
+export const RUN_DASHBOARD_VIEW_TYPE = 'profLens.runDashboard';
+
+/** What the dashboard needs from the extension. */
+export interface RunDashboardDeps {
+  extensionUri: vscode.Uri;
+  /** How runs are summarised now (settings, scorer, workers, cache). */
+  trackerDeps: () => RunTrackerDeps;
+  /** What the charts label: settings and the scorer in words. */
+  describe: () => Pick<RunDashboardData, 'settings' | 'scorerLabel'>;
+  /** Asks the user for another run (a folder). */
+  pickRun: () => Promise<vscode.Uri | undefined>;
+}
+
+/** Runs are sent at most this often while they are being summarised. */
+const SEND_INTERVAL_MS = 250;
+
+export class RunDashboard implements vscode.Disposable {
+  private readonly sessions = new Map<string, RunSession>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly dirty = new Set<string>();
+  private sendTimer: ReturnType<typeof setTimeout> | undefined;
+  private isReady = false;
+  private isDisposed = false;
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+
+  constructor(readonly panel: vscode.WebviewPanel, private readonly deps: RunDashboardDeps) {
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'gutter-kept.svg');
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((message: unknown) => isRunWebviewToHost(message) && this.handle(message)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.load();
+  }
+
+  /** Shows a run (again): a run already on the dashboard is not read twice. */
+  add(uri: vscode.Uri): void {
+    this.panel.reveal(undefined, true);
+    const id = uri.toString();
+    if (this.sessions.has(id)) return;
+    const session = new RunSession(uri, this.deps.trackerDeps());
+    this.sessions.set(id, session);
+    session.tracker.onDidChange(() => this.changed(id));
+    this.updateTitle();
+    session.start().catch((error: unknown) => {
+      void vscode.window.showErrorMessage(`PROF Lens: cannot open the training run ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.remove(id);
+    });
+    this.changed(id);
+  }
+
+  /** The runs shown, by URI. */
+  get runIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  /** Settings or the scorer changed: every run is summarised again under them. */
+  restartAll(): void {
+    for (const session of this.sessions.values()) void session.tracker.restart(this.deps.trackerDeps());
+    if (this.isReady) this.sendAll();
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    clearTimeout(this.sendTimer);
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.panel.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+
+  private load(): void {
+    const webview = this.panel.webview;
+    const asUri = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: createNonce(),
+      scriptUri: asUri('dist', 'runWebview.js'),
+      styleUris: [asUri('media', 'panel.css'), asUri('media', 'run.css')],
+      title: this.panel.title,
+    });
+  }
+
+  private handle(message: RunWebviewToHost): void {
+    switch (message.type) {
+      case 'ready':
+        this.isReady = true;
+        this.sendAll();
+        break;
+      case 'openStep':
+        void this.openStep(message.runId, message.step);
+        break;
+      case 'addRun':
+        void this.deps.pickRun().then((uri) => uri && this.add(uri));
+        break;
+      case 'removeRun':
+        this.remove(message.runId);
+        break;
+      default: {
+        const unexpected: never = message;
+        void unexpected;
+      }
+    }
+  }
+
+  private remove(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    session.dispose();
+    this.sessions.delete(id);
+    this.updateTitle();
+    this.post({ type: 'removed', runId: id });
+    // Labels may get shorter once a namesake is gone.
+    this.sendAll();
+  }
+
+  private labels(): Map<string, string> {
+    const ids = this.runIds;
+    const labels = runLabels(ids.map((id) => this.sessions.get(id)!.tracker.path));
+    return new Map(ids.map((id, i) => [id, labels[i]!]));
+  }
+
+  private viewOf(id: string, label: string): ReturnType<typeof runView> | null {
+    const session = this.sessions.get(id);
+    if (!session) return null;
+    const p = session.tracker.progress;
+    return runView({ id, label, summary: session.tracker.summary(), progress: p ? { filesDone: p.filesDone, filesTotal: p.filesTotal } : null });
+  }
+
+  private sendAll(): void {
+    if (!this.isReady) return;
+    const labels = this.labels();
+    const runs = this.runIds.flatMap((id) => this.viewOf(id, labels.get(id)!) ?? []);
+    this.post({ type: 'dashboard', data: { runs, ...this.deps.describe() } });
+  }
+
+  private changed(id: string): void {
+    this.dirty.add(id);
+    if (this.sendTimer !== undefined) return;
+    this.sendTimer = setTimeout(() => {
+      this.sendTimer = undefined;
+      if (!this.isReady) return;
+      const labels = this.labels();
+      for (const dirtyId of this.dirty) {
+        const view = this.viewOf(dirtyId, labels.get(dirtyId) ?? '');
+        if (view) this.post({ type: 'run', run: view });
+      }
+      this.dirty.clear();
+    }, SEND_INTERVAL_MS);
+  }
+
+  private updateTitle(): void {
+    const labels = [...this.labels().values()];
+    this.panel.title = labels.length ? `PROF runs · ${labels.join(', ')}` : 'PROF runs';
+  }
+
+  /** Opens the file a step's rollouts are in, at the step's first record, in the editor with every PROF Lens feature. */
+  private async openStep(id: string, step: number): Promise<void> {
+    const source = this.sessions.get(id)?.tracker.summary().steps.find((s) => s.step === step)?.sources[0];
+    if (!source) return;
+    const uri = vscode.Uri.file(source.file);
+    const position = new vscode.Position(Math.max(0, source.line - 1), 0);
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
+    } catch {
+      // Files above 50 MB are not given to extensions: open it plainly, and say how to read it with PROF Lens.
+      await vscode.commands.executeCommand('vscode.open', uri, { viewColumn: vscode.ViewColumn.One, preview: false });
+      void vscode.window.showInformationMessage('PROF Lens: this step file is too large for the editor to share with extensions; use "PROF Lens: Open Large Rollout File from Disk…" to read it.');
+    }
+  }
+
+  private post(message: HostToRunWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Training runs in the editor: **PROF Lens: Open Training Run…** (from the palette with a folder
+ * picker, from the explorer on a folder, or from an open step file), the Run Dashboard it opens,
+ * its restoring after a reload, and the summary workers it uses — started when first needed,
+ * one per spare core (one when a model scores, so the model is opened once), replaced when the
+ * scorer settings change.
+ */
+import * as vscode from 'vscode';
+import { availableParallelism } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { resolveSettings } from '../../core/settings';
+import { stepOfFileName } from '../../core/run/trainingStep';
+import { modelConfigKey } from '../../protocol/analysis';
+import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
+import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
+import { SummaryPool } from '../../scoring/trend/summaryPool';
+import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
+import { commandIds } from '../commandIds';
+import type { HostScorerPlan, ScorerPlanner } from '../scoringSettings';
+import { affectsProfLens, readSettings } from '../settings';
+import { RUN_DASHBOARD_VIEW_TYPE, RunDashboard } from './runDashboard';
+
+export interface RunFeatureDeps {
+  extensionUri: vscode.Uri;
+  /** The bundled summary worker, `dist/trendWorker.js`. */
+  workerPath: string;
+  /** Where summaries are cached (beside the score cache). */
+  cacheDir: string;
+  planner: ScorerPlanner;
+}
+
+function wantsModel(plan: HostScorerPlan): boolean {
+  return plan.model !== null && (plan.choice === 'auto' || plan.choice === 'onnx' || plan.choice === 'http');
+}
+
+/** The scorer in words, as the status bar and reports name it. */
+function scorerLabel(plan: HostScorerPlan): string {
+  const model = wantsModel(plan) ? plan.model!.kind : 'checker';
+  return plan.choice === 'auto' ? `file, else ${model}` : plan.choice === 'file' ? 'file' : plan.choice === 'checker' ? 'checker' : model;
+}
+
+/** A step file's run: its folder when the folder holds other numbered step files, else the file alone. */
+export async function runOfFile(file: vscode.Uri): Promise<vscode.Uri> {
+  const folder = dirname(file.fsPath);
+  if (stepOfFileName(basename(file.fsPath)) === null) return file;
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const steps = names.filter((n) => /\.(jsonl|json)$/i.test(n) && stepOfFileName(n) !== null);
+  return steps.length > 1 ? vscode.Uri.file(folder) : file;
+}
+
+/** Owns the summary workers and the one Run Dashboard. */
+class Runs implements vscode.Disposable {
+  private pool: { key: string; pool: SummaryPool } | null = null;
+  private dashboard: RunDashboard | null = null;
+  /** The summarising code's identity (part of every cache key), known once `ready` settles. */
+  private codeId = '';
+  private readonly ready: Promise<void>;
+
+  constructor(private readonly deps: RunFeatureDeps) {
+    this.ready = codeIdentity(deps.workerPath).then((id) => {
+      this.codeId = id;
+    });
+  }
+
+  /** How runs are summarised under the current settings. */
+  trackerDeps(): RunTrackerDeps {
+    const settings = readSettings();
+    const plan = this.deps.planner();
+    const modelled = wantsModel(plan);
+    const size = modelled ? 1 : Math.max(1, Math.min(4, availableParallelism() - 1));
+    const key = `${size}\0${modelConfigKey(modelled ? plan.model : null)}`;
+    if (this.pool?.key !== key) {
+      void this.pool?.pool.dispose();
+      this.pool = { key, pool: new SummaryPool(this.deps.workerPath, size) };
+    }
+    const pool = this.pool.pool;
+    const resolved = resolveSettings(settings.prof);
+    const identity = summaryIdentity({ settings: resolved, scorer: { choice: plan.choice, model: modelled ? modelConfigKey(plan.model) : null }, code: this.codeId });
+    return {
+      summarise: (file, options) => pool.summarise({ file, settings: settings.prof, scorer: plan.choice, model: modelled ? plan.model : null }, options),
+      parallelism: size,
+      cache: createSummaryCache(this.deps.cacheDir, identity),
+    };
+  }
+
+  describe(): Pick<RunDashboardData, 'settings' | 'scorerLabel'> {
+    const s = resolveSettings(readSettings().prof);
+    return { settings: { penalty: s.penalty, maxSteps: s.maxSteps, m: s.m, remove: s.remove, threshold: s.threshold }, scorerLabel: scorerLabel(this.deps.planner()) };
+  }
+
+  async open(run: vscode.Uri): Promise<void> {
+    await this.ready;
+    const dashboard = this.dashboard ?? this.adopt(vscode.window.createWebviewPanel(RUN_DASHBOARD_VIEW_TYPE, 'PROF runs', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));
+    dashboard.add(run);
+  }
+
+  adopt(panel: vscode.WebviewPanel, runs: readonly vscode.Uri[] = []): RunDashboard {
+    this.dashboard?.dispose();
+    const dashboard = new RunDashboard(panel, {
+      extensionUri: this.deps.extensionUri,
+      trackerDeps: () => this.trackerDeps(),
+      describe: () => this.describe(),
+      pickRun: () => pickRun('Add Training Run'),
+    });
+    this.dashboard = dashboard;
+    dashboard.onDidDispose(() => {
+      if (this.dashboard === dashboard) this.dashboard = null;
+    });
+    for (const run of runs) dashboard.add(run);
+    return dashboard;
+  }
+
+  /** Settings changed: runs are summarised again (the cache keeps what each setting gave). */
+  settingsChanged(): void {
+    this.dashboard?.restartAll();
+  }
+
+  async restore(panel: vscode.WebviewPanel, runs: readonly string[]): Promise<void> {
+    await this.ready;
+    this.adopt(panel, runs.map((r) => vscode.Uri.parse(r)));
+  }
+
+  dispose(): void {
+    this.dashboard?.dispose();
+    void this.pool?.pool.dispose();
+    this.pool = null;
+  }
+}
+
+/** A folder picker that starts beside the file being edited. */
+async function pickRun(title: string): Promise<vscode.Uri | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Open Training Run',
+    ...(active?.scheme === 'file' ? { defaultUri: vscode.Uri.file(dirname(active.fsPath)) } : {}),
+  });
+  return picked?.[0];
+}
+
+/** The run a command was given: a folder, a step file, or (from the palette) one the user picks. */
+async function runOf(arg: unknown): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri && arg.scheme === 'file') {
+    const info = await stat(arg.fsPath).catch(() => null);
+    if (info?.isDirectory()) return arg;
+    if (info?.isFile()) return runOfFile(arg);
+  }
+  return pickRun('Open Training Run');
+}
+
+/** Registers the command, the dashboard's serializer and the settings listener. */
+export function createRunFeature(deps: RunFeatureDeps): vscode.Disposable {
+  const runs = new Runs(deps);
+  return vscode.Disposable.from(
+    runs,
+    vscode.commands.registerCommand(commandIds.openTrainingRun, async (arg: unknown) => {
+      const run = await runOf(arg);
+      if (run) await runs.open(run);
+    }),
+    vscode.window.registerWebviewPanelSerializer(RUN_DASHBOARD_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => {
+        if (!isRunPanelState(state)) {
+          panel.dispose();
+          return;
+        }
+        await runs.restore(panel, state.runs);
+      },
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => affectsProfLens(event) && runs.settingsChanged()),
+  );
+}
