@@ -15,8 +15,8 @@ describe('Run Dashboard geometry', () => {
     expect(niceTicks(0, 1, 5)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect(niceTicks(10, 80, 8)).toEqual([10, 20, 30, 40, 50, 60, 70, 80]);
     expect(niceTicks(0, 4096, 4)).toEqual([0, 2000, 4000]);
-    expect(niceMax([3, 12.5, null])).toBe(14);
-    expect(niceMax([3, 9], 32)).toBe(35);
+    expect(niceMax([3, 12.5, null])).toBe(15);
+    expect(niceMax([3, 9], 32)).toBe(40);
     expect(niceMax([])).toBe(1);
   });
 
