@@ -130,9 +130,14 @@ export function readText(text: string, fileName = ''): ReadResult {
     if (scanned) return scanned;
     if (/\.json$/i.test(fileName)) return readSingleDocument(body);
   }
+  return readLines(splitLines(text));
+}
+
+/** Records and diagnostics of JSONL lines (a whole text's, or one streamed batch's). */
+export function readLines(lines: Iterable<TextLine>): ReadResult {
   const records: SourceRecord[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const line of splitLines(text)) {
+  for (const line of lines) {
     const result = readLine(line);
     if (result.kind === 'record') {
       records.push(result.record);

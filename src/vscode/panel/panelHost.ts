@@ -10,7 +10,7 @@ import type { AnalysisClient } from '../analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';
-import { createNonce, panelHtml } from './panelHtml';
+import { loadPanelPage } from './panelPage';
 
 /** The two panels. */
 export type PanelKind = 'group' | 'dashboard';
@@ -109,14 +109,10 @@ export class PanelHost implements vscode.Disposable {
   }
 
   private load(): void {
-    const webview = this.panel.webview;
-    const asUri = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asUri('dist', 'webview.js'),
-      styleUris: [asUri('node_modules', 'katex', 'dist', 'katex.min.css'), asUri('media', 'panel.css')],
-      title: this.panel.title,
+    loadPanelPage(this.panel, {
+      extensionUri: this.deps.extensionUri,
+      script: ['dist', 'webview.js'],
+      styles: [['node_modules', 'katex', 'dist', 'katex.min.css'], ['media', 'panel.css']],
     });
   }
 

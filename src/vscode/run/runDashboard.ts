@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
 import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
-import { createNonce, panelHtml } from '../panel/panelHtml';
+import { loadPanelPage } from '../panel/panelPage';
 import { webviewOptions } from '../panel/panelHost';
 import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
@@ -89,15 +89,7 @@ export class RunDashboard implements vscode.Disposable {
   }
 
   private load(): void {
-    const webview = this.panel.webview;
-    const asUri = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asUri('dist', 'runWebview.js'),
-      styleUris: [asUri('media', 'panel.css'), asUri('media', 'run.css')],
-      title: this.panel.title,
-    });
+    loadPanelPage(this.panel, { extensionUri: this.deps.extensionUri, script: ['dist', 'runWebview.js'], styles: [['media', 'panel.css'], ['media', 'run.css']] });
   }
 
   private handle(message: RunWebviewToHost): void {

@@ -2,23 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileBatches } from '../../../../src/cli/trend/fileBatches';
 import { RunTracker } from '../../../../src/scoring/trend/runTracker';
-import { summariseRecords } from '../../../../src/scoring/trend/summariseRecords';
-import type { FileSummariser } from '../../../../src/scoring/trend/runFiles';
+import { countingSummariser } from './countingSummariser';
 
 const SMALL = join(__dirname, '../../../fixtures/run/small');
 
-function counting(settings = {}): { summarise: FileSummariser; read: string[] } {
-  const read: string[] = [];
-  return {
-    read,
-    summarise: async (file, options) => {
-      read.push(file.replace(/^.*[\\/]/, ''));
-      return { figures: await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer: 'auto' }), scorerLabel: 'file' };
-    },
-  };
-}
 
 function runCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'prof-lens-tracker-'));
@@ -40,7 +28,7 @@ const settled = (tracker: RunTracker, test: () => boolean): Promise<void> => new
 describe('a run kept up to date', () => {
   it('reads every file once, then only a file that appears; an untouched file is never read again', async () => {
     const dir = runCopy();
-    const reader = counting();
+    const reader = countingSummariser();
     const tracker = new RunTracker(dir, { summarise: reader.summarise, parallelism: 2, cache: null, settleMs: 10 });
     await tracker.start();
     expect(reader.read.sort()).toEqual(['10.jsonl', '20.jsonl']);
@@ -57,7 +45,7 @@ describe('a run kept up to date', () => {
 
   it('ignores files that are not the run\'s, forgets deleted ones, and a rescan finds what a watcher missed', async () => {
     const dir = runCopy();
-    const reader = counting();
+    const reader = countingSummariser();
     const tracker = new RunTracker(dir, { summarise: reader.summarise, parallelism: 1, cache: null, settleMs: 10 });
     await tracker.start();
     expect(tracker.owns(join(dir, 'notes.txt'))).toBe(false);
@@ -75,7 +63,7 @@ describe('a run kept up to date', () => {
 
   it('a one-file run watches only that file', async () => {
     const dir = runCopy();
-    const tracker = new RunTracker(join(dir, '10.jsonl'), { summarise: counting().summarise, parallelism: 1, cache: null });
+    const tracker = new RunTracker(join(dir, '10.jsonl'), { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
     await tracker.start();
     expect(tracker.folder).toBe(dir);
     expect(tracker.owns(join(dir, '10.jsonl'))).toBe(true);
@@ -86,10 +74,10 @@ describe('a run kept up to date', () => {
 
   it('starts over under new settings', async () => {
     const dir = runCopy();
-    const tracker = new RunTracker(dir, { summarise: counting().summarise, parallelism: 1, cache: null });
+    const tracker = new RunTracker(dir, { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
     await tracker.start();
     expect(tracker.summary().steps.map((s) => s.kept)).toEqual([10, 5]);
-    await tracker.restart({ summarise: counting({ m: 2 }).summarise, parallelism: 1, cache: null });
+    await tracker.restart({ summarise: countingSummariser({ m: 2 }).summarise, parallelism: 1, cache: null });
     expect(tracker.summary().steps.map((s) => s.kept)).toEqual([6, 3]);
     tracker.dispose();
   });
