@@ -42,8 +42,17 @@ describe('the Run Dashboard', () => {
     await page.locator('.explorer-item', { hasText: 'runs' }).first().click();
     const folder = page.locator('.explorer-item', { hasText: 'baseline' }).first();
     await folder.waitFor();
-    await folder.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Open Training Run…' }).click();
+    const item = page.locator('.context-view .action-label', { hasText: 'Open Training Run…' });
+    // The explorer may still be settling when the first right-click lands: try again (bounded).
+    for (let attempt = 1; ; attempt++) {
+      await folder.click({ button: 'right' });
+      const isShown = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      if (isShown) break;
+      await workbench.screenshot(`run-00-context-menu-attempt-${attempt}`);
+      await page.keyboard.press('Escape');
+      if (attempt === 3) throw new Error('the explorer context menu does not offer Open Training Run…');
+    }
+    await item.click();
     frame = await panelFrame(page, /PROF training runs/, 60_000);
     await expect.poll(() => points(frame, 'accuracy', 0), { timeout: 60_000 }).toBe(STEPS.length);
     expect(await legend(frame)).toEqual(['baseline · 6 steps in 6 files remove']);
