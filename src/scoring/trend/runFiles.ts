@@ -81,61 +81,88 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 
 const STAT_PARALLELISM = 32;
 
-/** Summarise `files`, the cached ones from the cache; the result is in the order given. */
-export async function summariseFiles(files: readonly string[], options: SummariseFilesOptions): Promise<FilesResult> {
-  const stamps = new Array<{ size: number; mtimeMs: number } | NodeJS.ErrnoException>(files.length);
-  const summaries = new Array<FileSummary>(files.length);
-  const todo: number[] = [];
-  const progress: RunProgress = { filesDone: 0, filesTotal: files.length, bytesDone: 0, bytesTotal: 0, cached: 0 };
-  const done = (i: number, summary: FileSummary): void => {
-    summaries[i] = summary;
-    progress.filesDone++;
-    options.onFile?.(summary);
-  };
-  await eachLimited(files, STAT_PARALLELISM, async (file, i) => {
-    const stamp = await stat(file).then((s) => ({ size: s.size, mtimeMs: s.mtimeMs }), (e: NodeJS.ErrnoException) => e);
-    stamps[i] = stamp;
-    if (stamp instanceof Error) return done(i, failed(file, 0, 0, `cannot be read: ${stamp.code ?? stamp.message}`));
-    const cached = await options.cache?.get(file, stamp);
-    if (cached) {
-      progress.cached++;
-      return done(i, cached);
-    }
-    todo.push(i);
-    progress.bytesTotal += stamp.size;
-  });
-  todo.sort((a, b) => a - b);
-  options.onProgress?.({ ...progress });
-  const result: FilesResult = { summaries, scorerLabel: null, modelErrors: [] };
-  const inFlight = new Map<number, number>();
-  let finishedBytes = 0;
-  const report = (): void => {
-    progress.bytesDone = finishedBytes + [...inFlight.values()].reduce((s, b) => s + b, 0);
-    options.onProgress?.({ ...progress });
-  };
-  const one = async (i: number): Promise<void> => {
-    const file = files[i]!;
-    const { size, mtimeMs } = stamps[i] as { size: number; mtimeMs: number };
-    inFlight.set(i, 0);
+type Stamp = { size: number; mtimeMs: number };
+
+/** One pass over a set of files: what is known of each, and the progress to report. */
+class FilesPass {
+  readonly summaries: FileSummary[];
+  readonly stamps: (Stamp | NodeJS.ErrnoException)[];
+  readonly result: FilesResult;
+  /** Files the cache did not know, in the order given. */
+  readonly todo: number[] = [];
+  private readonly progress: RunProgress;
+  private readonly inFlight = new Map<number, number>();
+  private finishedBytes = 0;
+
+  constructor(private readonly files: readonly string[], private readonly options: SummariseFilesOptions) {
+    this.summaries = new Array<FileSummary>(files.length);
+    this.stamps = new Array<Stamp | NodeJS.ErrnoException>(files.length);
+    this.result = { summaries: this.summaries, scorerLabel: null, modelErrors: [] };
+    this.progress = { filesDone: 0, filesTotal: files.length, bytesDone: 0, bytesTotal: 0, cached: 0 };
+  }
+
+  /** Sizes and times of every file; the cache answers for those it knows. */
+  async look(): Promise<void> {
+    await eachLimited(this.files, STAT_PARALLELISM, async (file, i) => {
+      const stamp = await stat(file).then((s): Stamp => ({ size: s.size, mtimeMs: s.mtimeMs }), (e: NodeJS.ErrnoException) => e);
+      this.stamps[i] = stamp;
+      if (stamp instanceof Error) return this.done(i, failed(file, 0, 0, `cannot be read: ${stamp.code ?? stamp.message}`));
+      const cached = await this.options.cache?.get(file, stamp);
+      if (cached) {
+        this.progress.cached++;
+        return this.done(i, cached);
+      }
+      this.todo.push(i);
+      this.progress.bytesTotal += stamp.size;
+    });
+    this.todo.sort((a, b) => a - b);
+    this.report();
+  }
+
+  /** Summarises one file the cache did not know; a failure becomes a summary that says why. */
+  async summarise(i: number): Promise<void> {
+    const file = this.files[i]!;
+    const { size, mtimeMs } = this.stamps[i] as Stamp;
+    const { options, result } = this;
+    this.inFlight.set(i, 0);
     try {
-      const outcome = await options.summarise(file, { signal: options.signal, onBytes: (bytes) => (inFlight.set(i, bytes), report()) });
+      const outcome = await options.summarise(file, { signal: options.signal, onBytes: (bytes) => (this.inFlight.set(i, bytes), this.report()) });
       const summary: FileSummary = { file, size, mtimeMs, ...outcome.figures };
       result.scorerLabel ??= outcome.scorerLabel;
       if (outcome.modelError !== undefined && !result.modelErrors.includes(outcome.modelError)) result.modelErrors.push(outcome.modelError);
       // A summary the model did not score, or of a file that could not be read, is not kept.
       if (outcome.modelError === undefined && summary.error === undefined) await options.cache?.set(summary);
-      done(i, summary);
+      this.done(i, summary);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      done(i, failed(file, size, mtimeMs, `could not be summarised: ${error instanceof Error ? error.message : String(error)}`));
+      this.done(i, failed(file, size, mtimeMs, `could not be summarised: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
-      inFlight.delete(i);
-      finishedBytes += size;
-      report();
+      this.inFlight.delete(i);
+      this.finishedBytes += size;
+      this.report();
     }
-  };
-  await eachLimited(todo, options.parallelism, (i) => one(i));
-  return result;
+  }
+
+  private done(i: number, summary: FileSummary): void {
+    this.summaries[i] = summary;
+    this.progress.filesDone++;
+    this.options.onFile?.(summary);
+  }
+
+  private report(): void {
+    let reading = 0;
+    for (const bytes of this.inFlight.values()) reading += bytes;
+    this.progress.bytesDone = this.finishedBytes + reading;
+    this.options.onProgress?.({ ...this.progress });
+  }
+}
+
+/** Summarise `files`, the cached ones from the cache; the result is in the order given. */
+export async function summariseFiles(files: readonly string[], options: SummariseFilesOptions): Promise<FilesResult> {
+  const pass = new FilesPass(files, options);
+  await pass.look();
+  await eachLimited(pass.todo, options.parallelism, (i) => pass.summarise(i));
+  return pass.result;
 }
 
 /** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */

@@ -113,6 +113,14 @@ describe('prof-lens trend on a small run computed by hand (test/fixtures/run/REA
     expect(err).toMatch(/40\.jsonl: line 1: the last line is not complete JSON/);
   });
 
+  it('draws progress (files, megabytes, time left) on a terminal only', async () => {
+    let err = '';
+    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), isStderrTty: true, cwd: ROOT };
+    expect(await runCli(['trend', SMALL, '--no-cache'], io)).toBe(0);
+    expect(err).toMatch(/\rtrend: 2\/2 files · 0\/0 MB\s*\n$/);
+    expect((await cli(['trend', SMALL, '--no-cache'])).err).toBe('');
+  });
+
   it('usage errors exit 2 with a message', async () => {
     expect(await cli(['trend'])).toMatchObject({ code: 2, err: expect.stringMatching(/trend needs a run/) });
     expect(await cli(['trend', join(tmp(), 'nowhere')])).toMatchObject({ code: 2, err: expect.stringMatching(/nowhere: no such folder or file/) });
