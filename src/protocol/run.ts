@@ -43,6 +43,8 @@ export interface RunView {
   problemCount: number;
   /** Files summarised so far while a summary is under way; null when the run is up to date. */
   progress: { filesDone: number; filesTotal: number } | null;
+  /** Why the configured model did not score the files read last (the checker did), or null. */
+  modelError: string | null;
 }
 
 /** The settings the charts label: the penalty zones, and what PROF keeps. */

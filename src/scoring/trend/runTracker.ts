@@ -31,6 +31,7 @@ export class RunTracker {
   private controller = new AbortController();
   private isFileRun = false;
   private current: RunProgress | null = null;
+  private lastModelError: string | null = null;
 
   constructor(readonly path: string, private deps: RunTrackerDeps) {
     this.path = resolve(path);
@@ -44,6 +45,11 @@ export class RunTracker {
   /** Files summarised so far during a pass, or null when the run is up to date. */
   get progress(): RunProgress | null {
     return this.current;
+  }
+
+  /** Why the configured model did not score the files read last (the checker did), or null. */
+  get modelError(): string | null {
+    return this.lastModelError;
   }
 
   /** Called after every change of the run's summary or progress. */
@@ -134,7 +140,7 @@ export class RunTracker {
 
   private async read(files: readonly string[]): Promise<void> {
     const { signal } = this.controller;
-    await summariseFiles(files, {
+    const result = await summariseFiles(files, {
       summarise: this.deps.summarise,
       parallelism: this.deps.parallelism,
       cache: this.deps.cache,
@@ -152,8 +158,10 @@ export class RunTracker {
     }).catch((error: unknown) => {
       // A restart or disposal cancelled this pass; anything else is a bug worth surfacing.
       if (!signal.aborted) throw error;
+      return null;
     });
-    if (!signal.aborted) {
+    if (!signal.aborted && result) {
+      if (result.scorerLabel !== null) this.lastModelError = result.modelErrors[0] ?? null;
       this.current = null;
       this.emit();
     }

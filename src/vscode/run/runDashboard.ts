@@ -135,7 +135,7 @@ export class RunDashboard implements vscode.Disposable {
     const session = this.sessions.get(id);
     if (!session) return null;
     const p = session.tracker.progress;
-    return runView({ id, label, summary: session.tracker.summary(), progress: p ? { filesDone: p.filesDone, filesTotal: p.filesTotal } : null });
+    return runView({ id, label, summary: session.tracker.summary(), progress: p ? { filesDone: p.filesDone, filesTotal: p.filesTotal } : null, modelError: session.tracker.modelError });
   }
 
   private sendAll(): void {

@@ -38,6 +38,7 @@ export interface RunViewInput {
   label: string;
   summary: RunSummary;
   progress: RunView['progress'];
+  modelError?: string | null;
 }
 
 /** The run as the dashboard is sent it. */
@@ -55,6 +56,7 @@ export function runView(input: RunViewInput): RunView {
     problems: summary.problems.slice(0, MAX_PROBLEMS_SENT).map((p) => ({ fileLabel: basename(p.file), message: p.message })),
     problemCount: summary.problems.length,
     progress: input.progress,
+    modelError: input.modelError ?? null,
   };
 }
 

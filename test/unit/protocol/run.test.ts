@@ -10,7 +10,7 @@ describe('Run Dashboard messages', () => {
   });
 
   it('the webview accepts the dashboard, a run and a removal', () => {
-    const run = { id: 'r', label: 'r', location: '/r', steps: [], totalSteps: 0, stride: 1, files: 0, problems: [], problemCount: 0, progress: null };
+    const run = { id: 'r', label: 'r', location: '/r', steps: [], totalSteps: 0, stride: 1, files: 0, problems: [], problemCount: 0, progress: null, modelError: null };
     expect(isHostToRunWebview({ type: 'dashboard', data: { runs: [run], settings: { penalty: 'card', maxSteps: 30, m: 4, remove: null, threshold: 0.5 }, scorerLabel: 'checker' } })).toBe(true);
     expect(isHostToRunWebview({ type: 'run', run })).toBe(true);
     expect(isHostToRunWebview({ type: 'removed', runId: 'r' })).toBe(true);

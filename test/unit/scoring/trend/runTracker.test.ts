@@ -72,6 +72,20 @@ describe('a run kept up to date', () => {
     tracker.dispose();
   });
 
+  it('says why a configured model did not score (the checker did), until a pass where it does', async () => {
+    const dir = runCopy();
+    const reader = countingSummariser();
+    let failing = true;
+    const summarise: typeof reader.summarise = async (file, options) => ({ ...(await reader.summarise(file, options)), ...(failing ? { modelError: 'The scoring server at http://gpu:8000 could not be used: ECONNREFUSED.' } : {}) });
+    const tracker = new RunTracker(dir, { summarise, parallelism: 1, cache: null, settleMs: 10 });
+    await tracker.start();
+    expect(tracker.modelError).toMatch(/ECONNREFUSED/);
+    failing = false;
+    await tracker.restart({ summarise, parallelism: 1, cache: null });
+    expect(tracker.modelError).toBeNull();
+    tracker.dispose();
+  });
+
   it('starts over under new settings', async () => {
     const dir = runCopy();
     const tracker = new RunTracker(dir, { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
