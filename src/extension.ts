@@ -15,6 +15,7 @@ import { RawMarkSource } from './vscode/rawMarks';
 import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
 import { createRunFeature } from './vscode/run/runFeature';
+import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
 import { createSetupFeature } from './vscode/setupFeature';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
@@ -57,7 +58,17 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({ store, views, notices }),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension }),
-    createRunFeature({ extensionUri: context.extensionUri, workerPath: context.asAbsolutePath('dist/trendWorker.js'), cacheDir: environment.cacheDir, planner: scorerPlanner(environment) }),
+    createRunFeature({
+      extensionUri: context.extensionUri,
+      workerPath: context.asAbsolutePath('dist/trendWorker.js'),
+      cacheDir: environment.cacheDir,
+      planner: scorerPlanner(environment),
+      // A step file over 50 MB is read from disk and shown in the file dashboard, as Open Large Rollout File does.
+      openLargeFile: async (uri) => {
+        store.analyseFile(uri);
+        await vscode.commands.executeCommand(commandIds.showDashboard, uri);
+      },
+    }),
   );
   metrics.activated(loadStartedAt);
 }

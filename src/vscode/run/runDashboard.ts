@@ -24,7 +24,12 @@ export interface RunDashboardDeps {
   describe: () => Pick<RunDashboardData, 'settings' | 'scorerLabel'>;
   /** Asks the user for another run (a folder). */
   pickRun: () => Promise<vscode.Uri | undefined>;
+  /** Opens a file too large for the editor to share with extensions: read from disk, shown in the file dashboard. */
+  openLargeFile: (uri: vscode.Uri) => Promise<void>;
 }
+
+/** The editor does not hand files above this size to extensions (DESIGN §7). */
+const LARGEST_SHARED_FILE = 50 * 1024 * 1024;
 
 /** Runs are sent at most this often while they are being summarised. */
 const SEND_INTERVAL_MS = 250;
@@ -170,14 +175,14 @@ export class RunDashboard implements vscode.Disposable {
     const source = this.sessions.get(id)?.tracker.summary().steps.find((s) => s.step === step)?.sources[0];
     if (!source) return;
     const uri = vscode.Uri.file(source.file);
+    const size = (await vscode.workspace.fs.stat(uri).then((s) => s.size, () => 0));
+    if (size > LARGEST_SHARED_FILE) return this.deps.openLargeFile(uri);
     const position = new vscode.Position(Math.max(0, source.line - 1), 0);
     try {
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
-    } catch {
-      // Files above 50 MB are not given to extensions: open it plainly, and say how to read it with PROF Lens.
-      await vscode.commands.executeCommand('vscode.open', uri, { viewColumn: vscode.ViewColumn.One, preview: false });
-      void vscode.window.showInformationMessage('PROF Lens: this step file is too large for the editor to share with extensions; use "PROF Lens: Open Large Rollout File from Disk…" to read it.');
+    } catch (error) {
+      void vscode.window.showErrorMessage(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

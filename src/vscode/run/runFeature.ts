@@ -28,6 +28,8 @@ export interface RunFeatureDeps {
   /** Where summaries are cached (beside the score cache). */
   cacheDir: string;
   planner: ScorerPlanner;
+  /** Opens a file too large for the editor to share with extensions (read from disk by the analysis worker). */
+  openLargeFile: (uri: vscode.Uri) => Promise<void>;
 }
 
 function wantsModel(plan: HostScorerPlan): boolean {
@@ -102,6 +104,7 @@ class Runs implements vscode.Disposable {
       trackerDeps: () => this.trackerDeps(),
       describe: () => this.describe(),
       pickRun: () => pickRun('Add Training Run'),
+      openLargeFile: this.deps.openLargeFile,
     });
     this.dashboard = dashboard;
     dashboard.onDidDispose(() => {
