@@ -43,17 +43,22 @@ describe('the Run Dashboard', () => {
     const folder = page.locator('.explorer-item', { hasText: 'baseline' }).first();
     await folder.waitFor();
     const item = page.locator('.context-view .action-label', { hasText: 'Open Training Run…' });
-    // The explorer may still be settling when the first right-click lands: try again (bounded).
+    // Until the extension host has read the extension's manifest, the menu lacks its entries: try again (bounded).
     for (let attempt = 1; ; attempt++) {
       await folder.click({ button: 'right' });
       const isShown = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
       if (isShown) break;
       await workbench.screenshot(`run-00-context-menu-attempt-${attempt}`);
       await page.keyboard.press('Escape');
-      if (attempt === 3) throw new Error('the explorer context menu does not offer Open Training Run…');
+      if (attempt === 5) throw new Error('the explorer context menu does not offer Open Training Run…');
+      await page.waitForTimeout(2_000);
     }
+    await page.waitForTimeout(300);
     await item.click();
-    frame = await panelFrame(page, /PROF training runs/, 60_000);
+    frame = await panelFrame(page, /PROF training runs/, 60_000).catch(async (error: unknown) => {
+      await workbench.screenshot('run-00-no-panel');
+      throw error;
+    });
     await expect.poll(() => points(frame, 'accuracy', 0), { timeout: 60_000 }).toBe(STEPS.length);
     expect(await legend(frame)).toEqual(['baseline · 6 steps in 6 files remove']);
     expect(await frame.locator('[data-chart="chart-steps"] .zone-text').allTextContents()).toEqual(['penalty zone: H ≤ 1', 'penalty zone: H ≥ 30']);
@@ -99,5 +104,23 @@ describe('the Run Dashboard', () => {
     const lens = workbench.activeEditor().locator('.codelens-decoration a', { hasText: 'Show PROF Group' });
     await lens.first().waitFor({ timeout: 60_000 });
     await workbench.screenshot('run-05-step-file');
+  });
+
+  test('after a window reload the dashboard comes back with both runs (read from the cache)', async () => {
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.waitForTimeout(1_000);
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await workbench.page.locator('.tab', { hasText: 'PROF runs' }).first().click();
+    frame = await panelFrame(workbench.page, /PROF training runs/, 60_000);
+    await expect.poll(() => legend(frame), { timeout: 60_000 }).toEqual(['baseline · 7 steps in 7 files remove', 'candidate · 8 steps in 8 files remove']);
+    expect(await points(frame, 'accuracy', 1)).toBe(8);
+  });
+
+  test('removing a run takes its lines and its decisions chart away', async () => {
+    await frame.locator('.legend.runs li', { hasText: 'baseline' }).locator('button', { hasText: 'remove' }).click();
+    await expect.poll(() => legend(frame)).toEqual(['candidate · 8 steps in 8 files remove']);
+    expect(await frame.locator('[data-chart^="decisions-"]').count()).toBe(1);
+    // The remaining run takes the first colour.
+    expect(await points(frame, 'accuracy', 0)).toBe(8);
   });
 });
