@@ -12,12 +12,16 @@ import { createCheckerScorer } from './checker/checkerScorer';
 /** `auto`: file scores where present, else the model (if one is configured), else the checker. */
 export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
 
+/** Choices that name a model's kind. */
+export type ModelKindChoice = 'onnx' | 'http' | 'critic';
+
 /**
- * The chain for a user's choice (`auto`, `file`, `checker`, `onnx`, `http`): naming a model's kind
- * forces the model, and without one that choice scores with the checker (the caller says why).
+ * The chain for a user's choice (`auto`, `file`, `checker`, `onnx`, `http`, `critic`): naming a
+ * model's kind forces the model, and without one that choice scores with the checker (the caller
+ * says why).
  */
-export function chainChoiceFor(choice: ScorerChoice | 'onnx' | 'http', hasModel: boolean): ScorerChoice {
-  if (choice === 'onnx' || choice === 'http' || choice === 'model') return hasModel ? 'model' : 'checker';
+export function chainChoiceFor(choice: ScorerChoice | ModelKindChoice, hasModel: boolean): ScorerChoice {
+  if (choice === 'onnx' || choice === 'http' || choice === 'critic' || choice === 'model') return hasModel ? 'model' : 'checker';
   return choice;
 }
 

@@ -21,6 +21,8 @@ export const commandIds = {
   checkSetup: 'profLens.checkSetup',
   openExample: 'profLens.openExample',
   showGpuSetup: 'profLens.showGpuSetup',
+  setApiKey: 'profLens.setApiKey',
+  clearApiKey: 'profLens.clearApiKey',
 } as const;
 
 /** Arguments of the Rollout View commands when they come from a hover or CodeLens link. */

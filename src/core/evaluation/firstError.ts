@@ -13,6 +13,11 @@ export interface EvaluationItem {
   stepScores: readonly (number | null)[];
   /** 0-based index of the first wrong step, −1 when the solution has no error. */
   firstErrorStep: number;
+  /**
+   * The scorer gave no verdict (a critic's unreadable answer, a rollout beyond a PRM's context):
+   * counted as a miss, as ProcessBench counts an unparsable critique, never left out.
+   */
+  isUnscored?: boolean;
 }
 
 /** Figures for one subset (or for all items together). */
@@ -61,14 +66,15 @@ export function evaluateSubset(subset: string, items: readonly EvaluationItem[],
   let correctItems = 0;
   let correctHits = 0;
   for (const item of items) {
-    const predicted = predictFirstError(item.stepScores, threshold);
+    // null: no prediction at all, which is right for neither kind of item.
+    const predicted = item.isUnscored ? null : predictFirstError(item.stepScores, threshold);
     if (item.firstErrorStep < 0) {
       correctItems++;
-      if (predicted < 0) correctHits++;
+      if (predicted !== null && predicted < 0) correctHits++;
     } else {
       errorItems++;
       if (predicted === item.firstErrorStep) errorHits++;
-      if (predicted >= 0) errorFlagged++;
+      if (predicted !== null && predicted >= 0) errorFlagged++;
     }
   }
   const errorAccuracy = errorItems > 0 ? errorHits / errorItems : null;

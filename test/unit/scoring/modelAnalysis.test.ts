@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepScoring } from '../../../src/core/model';
-import type { ModelConfig } from '../../../src/protocol/analysis';
+import type { ModelConfig } from '../../../src/protocol/modelConfig';
 import { chainChoiceFor } from '../../../src/scoring/chain';
 import { analyseWithModel, type ModelAnalysisOptions } from '../../../src/scoring/modelAnalysis';
 import { ModelScorers, openModelScorer } from '../../../src/scoring/modelScorers';
@@ -196,7 +196,7 @@ describe('a vLLM endpoint that is not one', () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'prof-lens-http-cache-'));
     const models = new ModelScorers(openModelScorer);
     try {
-      const { analysis, modelError } = await analyseWithModel(TEXT, options(models, { scorer: 'http', model: { kind: 'http', url, cacheDir } }));
+      const { analysis, modelError } = await analyseWithModel(TEXT, options(models, { scorer: 'http', model: { kind: 'http', urls: [url], cacheDir } }));
       expect(modelError).toMatch(new RegExp(`^The scoring server at ${url} could not be used: .*404`));
       expect(modelError).toContain('Expected a vLLM server running a process reward model');
       expect(analysis.scorer.label).toBe('checker');
