@@ -147,7 +147,8 @@ export async function runSetupCheck(options: SetupCheckOptions): Promise<SetupRe
   } else {
     sections.push({ title: 'Model folder', lines: [{ status: 'info', label: 'not configured', detail: 'set profLens.scoring.modelPath (or pass --model DIR) to check one' }] });
   }
-  sections.push(await endpointSection(options, 'http'));
+  // Checking only a critic, a line about the PRM endpoint not being set would only confuse.
+  if (options.endpointUrls?.length || !options.critic?.urls.length) sections.push(await endpointSection(options, 'http'));
   if (options.critic?.urls.length) sections.push(await endpointSection(options, 'critic'));
   const all = sections.flatMap((s) => s.lines);
   return {
