@@ -91,7 +91,8 @@ async function declined(text: string, options: ModelAnalysisOptions, scorer: Sco
   if (await options.confirmSend(plan)) return null;
   options.signal.throwIfAborted();
   const hosts = plan.urls.map((u) => (URL.canParse(u) ? new URL(u).host : u)).join(', ');
-  return `You did not agree to send ${plan.rollouts} rollouts to the critic at ${hosts}, so the checker scored this file. `
+  const rollouts = `${plan.rollouts} rollout${plan.rollouts === 1 ? '' : 's'}`;
+  return `You did not agree to send ${rollouts} to the critic at ${hosts}, so the checker scored this file. `
     + 'Re-score File asks again.';
 }
 
