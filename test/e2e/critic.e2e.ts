@@ -1,9 +1,10 @@
 /**
  * The critic scorer in a real VS Code, against a local stand-in for an OpenAI-compatible chat
  * server (127.0.0.1, started by this test; its judgement is a fixed rule, not a model): before any
- * rollout is sent a modal says how many, about how many tokens, to which host and model, and waits;
- * once agreed, the flagged step's hover gives the critic's reason; the API key set through the
- * command reaches the server and no settings file or log; declining scores with the checker.
+ * rollout is sent a modal says how many, about how many tokens, to which hosts and model, and waits;
+ * once agreed, a second endpoint that answers 503 is set aside while the first carries on (the
+ * status bar says so), the flagged step's hover gives the critic's reason; the API key set through
+ * the command reaches the servers and no settings file or log; declining scores with the checker.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,14 +38,18 @@ function filesUnder(dir: string): string[] {
 describe('a rollout file judged by a critic', () => {
   let workbench: Workbench;
   let critic: FakeChatServer;
+  /** A second server of the same model that answers every judgement with 503. */
+  let failing: FakeChatServer;
   /** Chat requests that carried a rollout of the file (the fixed probe is about pencils, not apples). */
-  const rolloutRequests = (): number => critic.chats().filter((r) => JSON.stringify(r.body).includes('apples')).length;
+  const judged = (server: FakeChatServer): number => server.chats().filter((r) => JSON.stringify(r.body).includes('apples')).length;
+  const rolloutRequests = (): number => judged(critic) + judged(failing);
 
   beforeAll(async () => {
     critic = await startFakeChatServer({ style: 'think' });
+    failing = await startFakeChatServer({ onChat: () => ({ status: 503, body: { error: { message: 'replica overloaded' } } }) });
     workbench = await Workbench.start({
       workspaceFiles: { 'judged.jsonl': rollouts },
-      userSettings: { 'profLens.scoring.scorer': 'critic', 'profLens.scoring.criticEndpointUrl': critic.url },
+      userSettings: { 'profLens.scoring.scorer': 'critic', 'profLens.scoring.criticEndpointUrl': [failing.url, critic.url] },
     });
   });
   afterEach(async (context) => {
@@ -53,16 +58,17 @@ describe('a rollout file judged by a critic', () => {
   afterAll(async () => {
     await workbench?.stop();
     await critic?.close();
+    await failing?.close();
   });
 
   test('before anything is sent, a modal says how many rollouts, about how many tokens, and to which host', async () => {
     await workbench.openFile('judged.jsonl');
     const dialog = workbench.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 60_000 });
-    const host = new URL(critic.url).host;
+    const hosts = `${new URL(failing.url).host}, ${new URL(critic.url).host}`;
     const text = await dialog.innerText();
-    expect(text).toContain(`PROF Lens: send 3 rollouts to the critic at ${host}?`);
-    expect(text).toMatch(new RegExp(`About \\d[\\d,]* tokens of problems and solutions go to ${host.replace('.', '\\.')} \\(model fake-critic-7b\\)`));
+    expect(text).toContain(`PROF Lens: send 3 rollouts to the critic at ${hosts}?`);
+    expect(text).toMatch(/About \d[\d,]* tokens of problems and solutions go to .* \(model fake-critic-7b\)/);
     expect(text).toContain('Nothing is sent until you agree.');
     // Only the model list and the fixed probe so far: no rollout of the file has left.
     expect(rolloutRequests()).toBe(0);
@@ -70,7 +76,21 @@ describe('a rollout file judged by a critic', () => {
     await dialog.locator('.monaco-button', { hasText: /^Send$/ }).click();
     const status = workbench.statusItem('PROF Lens ·');
     await expect.poll(async () => (await status.innerText()).trim(), { timeout: 60_000 }).toBe('PROF Lens · critic (fake-critic-7b)');
-    expect(rolloutRequests()).toBe(3);
+    expect(judged(critic)).toBe(3);
+  });
+
+  test("the status bar's tooltip gives each endpoint's state: one set aside after its 503s, one ready", async () => {
+    const status = workbench.statusItem('PROF Lens ·');
+    await workbench.page.mouse.move(5, 500);
+    await status.hover();
+    const tooltip = workbench.page.locator('.workbench-hover, .monaco-hover:not(.hidden)', { hasText: 'Endpoints' }).first();
+    await tooltip.waitFor({ timeout: 15_000 });
+    const text = await tooltip.innerText();
+    expect(text).toContain('Endpoints (1/2 endpoints ready)');
+    expect(text).toMatch(new RegExp(`${failing.url.replace(/\./g, '\\.')} — set aside, .*HTTP 503 .*replica overloaded`));
+    expect(text).toMatch(new RegExp(`${critic.url.replace(/\./g, '\\.')} — ready · \\d+ done`));
+    await workbench.screenshot('critic-02-endpoints');
+    await workbench.page.mouse.move(5, 500);
   });
 
   test("the flagged step's hover gives the critic's reason, and the steps after it are not judged", async () => {
@@ -83,7 +103,7 @@ describe('a rollout file judged by a critic', () => {
     expect(hover).toContain('step 2 of 3');
     expect(hover).toMatch(/Score 0\.00 from critic:prof-lens-critic-v1@fake-critic-7b/);
     expect(hover).toContain('Note: flagged by the critic: 3 × 12 is 36, not 38.');
-    await workbench.screenshot('critic-02-hover');
+    await workbench.screenshot('critic-03-hover');
     await workbench.page.mouse.move(5, 500);
     const after = await textPosition(editor, 'The answer is');
     const afterHover = await workbench.hoverAt({ x: (after?.x ?? 0) + 40, y: after?.y ?? 0 });
@@ -109,12 +129,12 @@ describe('a rollout file judged by a critic', () => {
       lastTop = top;
       return isStill;
     }).toBe(true);
-    await workbench.screenshot('critic-03-key-stored');
+    await workbench.screenshot('critic-04-key-stored');
     const before = rolloutRequests();
     await workbench.runCommand('PROF Lens: Re-score File');
     // A new key opens the model again: its model list and probe carry the key. The file's rollouts are
     // all in the score cache, so nothing of the file is sent and no question is asked.
-    await expect.poll(() => critic.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => [...critic.requests, ...failing.requests].some((r) => r.headers.authorization === `Bearer ${KEY}`), { timeout: 30_000 }).toBe(true);
     const status = workbench.statusItem('PROF Lens ·');
     await expect.poll(async () => (await status.innerText()).trim(), { timeout: 60_000 }).toBe('PROF Lens · critic (fake-critic-7b)');
     expect(rolloutRequests()).toBe(before);
@@ -136,7 +156,7 @@ describe('a rollout file judged by a critic', () => {
     await workbench.page.keyboard.type('5');
     const dialog = workbench.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 60_000 });
-    expect(await dialog.innerText()).toContain(`PROF Lens: send 1 rollout to the critic at ${new URL(critic.url).host}?`);
+    expect(await dialog.innerText()).toContain('PROF Lens: send 1 rollout to the critic at ');
     const before = rolloutRequests();
     await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
     const status = workbench.statusItem('PROF Lens ·');
@@ -147,6 +167,6 @@ describe('a rollout file judged by a critic', () => {
     const tooltip = workbench.page.locator('.workbench-hover, .monaco-hover:not(.hidden)', { hasText: 'You did not agree' }).first();
     await tooltip.waitFor({ timeout: 15_000 });
     expect(await tooltip.innerText()).toMatch(/You did not agree to send 1 rollout to the critic at 127\.0\.0\.1:\d+/);
-    await workbench.screenshot('critic-04-declined');
+    await workbench.screenshot('critic-05-declined');
   });
 });
