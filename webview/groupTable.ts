@@ -151,9 +151,11 @@ function stepsRow(view: ViewRow, threshold: number): HTMLTableRowElement {
   const items = view.row.steps.map((text, i) => {
     const score = view.row.stepScores?.[i] ?? null;
     const isLow = score !== null && score < threshold;
+    // Set as text, never as markup: a note can hold a critic's words about file text.
+    const note = view.row.stepNotes?.[i];
     return h('li', {
       className: isLow ? 'step low' : 'step',
-      children: [h('div', { className: 'step-head', text: `Step ${i + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}` }), mathText(text, 'prose step-text')],
+      children: [h('div', { className: 'step-head', text: `Step ${i + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}` }), mathText(text, 'prose step-text')],
     });
   });
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });

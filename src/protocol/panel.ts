@@ -32,6 +32,8 @@ export interface GroupRow {
   scorer: string;
   /** The step texts, shortened when very long, for the expanded row. */
   steps: string[];
+  /** What the scorer said about each step (a critic's reason, `neutral`, `unscored (context)`); absent or empty when nothing. */
+  stepNotes?: (string | null)[];
 }
 
 /** Everything the group view shows. */

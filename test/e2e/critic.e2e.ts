@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/critic/fakeChatServer';
 import { textPosition } from './editorDom';
+import { panelFrame } from './panelHarness';
 import { Workbench } from './workbench';
 
 const PROBLEM = 'A crate holds 12 apples. How many apples are in 3 crates?';
@@ -103,12 +104,31 @@ describe('a rollout file judged by a critic', () => {
     expect(hover).toContain('step 2 of 3');
     expect(hover).toMatch(/Score 0\.00 from critic:prof-lens-critic-v1@fake-critic-7b/);
     expect(hover).toContain('Note: flagged by the critic: 3 × 12 is 36, not 38.');
-    await workbench.screenshot('critic-03-hover');
+    await workbench.screenshot('critic-02b-hover');
     await workbench.page.mouse.move(5, 500);
     const after = await textPosition(editor, 'The answer is');
     const afterHover = await workbench.hoverAt({ x: (after?.x ?? 0) + 40, y: after?.y ?? 0 });
     expect(afterHover).toContain('Note: not judged: after the first error');
     await workbench.page.mouse.move(5, 500);
+  });
+
+  test("the group panel shows the critic's reason on the flagged step", async () => {
+    await workbench.page.keyboard.press('Escape');
+    const lens = workbench.activeEditor().locator('.codelens-decoration a', { hasText: 'Show PROF Group' });
+    await lens.first().waitFor({ timeout: 30_000 });
+    await lens.first().click();
+    const frame = await panelFrame(workbench.page, /PROF group/);
+    const row = frame.locator('tr.rollout[aria-label^="line 1:"]').first();
+    await row.waitFor({ timeout: 20_000 });
+    await row.locator('button.toggle').click();
+    await expect.poll(() => frame.locator('tr.steps-row').count()).toBe(1);
+    const steps = await frame.locator('tr.steps-row').innerText();
+    expect(steps).toContain('Step 2 · score 0.00 — low · flagged by the critic: 3 × 12 is 36, not 38.');
+    expect(steps).toContain('Step 3 · score — · not judged: after the first error');
+    await workbench.screenshot('critic-03-panel');
+    // Back to the file, which the next commands act on.
+    await workbench.runCommand('View: Close Editor');
+    await workbench.page.locator('.tab.active[aria-label*="judged.jsonl"]').first().waitFor();
   });
 
   test('an API key set with the command reaches the server, and no settings file or log', async () => {

@@ -44,6 +44,7 @@ function groupRow(r: RolloutSummary, detail: RolloutDetail | undefined): GroupRo
     firstLowStep: r.firstLowStep,
     scorer: r.scorer,
     steps: steps.length === 0 && detail && detail.response.trim() !== '' ? [shorten(detail.response)] : steps,
+    stepNotes: r.stepNotes.map((note) => (note === null ? null : shorten(note))),
   };
 }
 
