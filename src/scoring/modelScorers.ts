@@ -7,7 +7,8 @@
 import { modelConfigKey, type ModelConfig } from '../protocol/modelConfig';
 import type { Scorer } from './scorer';
 import { createOnnxScorer } from './onnx/onnxScorer';
-import { createHttpScorer, type EndpointScorer } from './http/httpScorer';
+import { createHttpScorer } from './http/httpScorer';
+import type { EndpointScorer } from './endpoints/servedScorer';
 import { createCriticScorer } from './critic/criticScorer';
 import { cachedScorer } from './cache/cachedScorer';
 import { createScoreCache } from './cache/scoreCache';

@@ -9,7 +9,8 @@ import { createCriticScorer } from './critic/criticScorer';
 import { plainHttpKeyWarning } from './endpoints/endpointUrls';
 import { requestJson } from './endpoints/request';
 import { describeFacts, readModelFacts, type ModelFacts } from './endpoints/servedModel';
-import { createHttpScorer, type EndpointScorer } from './http/httpScorer';
+import { createHttpScorer } from './http/httpScorer';
+import type { EndpointScorer } from './endpoints/servedScorer';
 import { CRITIC_PROBE, CRITIC_PROBE_ERROR_STEP, SMOKE_ROLLOUT } from './probes';
 import type { CheckLine, CheckSection } from './setupCheck';
 

@@ -6,10 +6,11 @@
  * status bar says so), the flagged step's hover gives the critic's reason; the API key set through
  * the command reaches the servers and no settings file or log; declining scores with the checker.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/critic/fakeChatServer';
+import { filesUnder } from './codeServer';
 import { textPosition } from './editorDom';
 import { panelFrame } from './panelHarness';
 import { Workbench } from './workbench';
@@ -25,15 +26,6 @@ const KEY = 'sk-e2e-31f7c2d9a8b4';
 /** 1-based column of some text in a raw line of the file. */
 function columnOf(line: number, text: string): number {
   return (rollouts.split('\n')[line] ?? '').indexOf(text) + 1;
-}
-
-/** Every file under a folder. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 describe('a rollout file judged by a critic', () => {
@@ -138,17 +130,7 @@ describe('a rollout file judged by a critic', () => {
     await input.waitFor();
     await input.fill(KEY);
     await workbench.page.keyboard.press('Enter');
-    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: "the API key is stored in VS Code's secret storage" }).first();
-    await toast.waitFor({ timeout: 20_000 });
-    // The toast fades and slides in; the screenshot should show it as a user reads it.
-    await expect.poll(() => toast.evaluate((e) => getComputedStyle(e.closest('.notification-toast-container') ?? e).opacity)).toBe('1');
-    let lastTop = Number.NaN;
-    await expect.poll(async () => {
-      const top = (await toast.boundingBox())?.y ?? Number.NaN;
-      const isStill = top === lastTop;
-      lastTop = top;
-      return isStill;
-    }).toBe(true);
+    await workbench.settledToast("the API key is stored in VS Code's secret storage", 20_000);
     await workbench.screenshot('critic-04-key-stored');
     const before = rolloutRequests();
     await workbench.runCommand('PROF Lens: Re-score File');

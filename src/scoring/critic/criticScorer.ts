@@ -6,15 +6,11 @@
  * readable index is asked once more, then the rollout is unscored with the reason.
  */
 import type { StepScoring } from '../../core/model';
-import type { EndpointStatus } from '../../protocol/endpoints';
-import type { ScoreItem, ScoreOptions, ScorerInfo } from '../scorer';
-import { servedModelIdentity } from '../cache/identity';
-import { mapBounded } from '../endpoints/boundedMap';
-import { hostOf } from '../endpoints/endpointUrls';
+import type { ScoreItem } from '../scorer';
 import type { PoolAnswer } from '../endpoints/endpointPool';
 import { EndpointError } from '../endpoints/request';
-import { ServedModel, type ServedModelOptions } from '../endpoints/servedModel';
-import type { EndpointScorer } from '../http/httpScorer';
+import type { ServedModelOptions } from '../endpoints/servedModel';
+import { ServedScorer, type EndpointScorer } from '../endpoints/servedScorer';
 import { CRITIC_PROBE } from '../probes';
 import { approximateTokens, criticMessages, CRITIC_PROMPT_VERSION } from './prompt';
 import { readVerdict, verdictScoring, type CriticVerdict } from './verdict';
@@ -55,64 +51,34 @@ export function createCriticScorer(options: CriticScorerOptions): CriticScorer {
   return new ChatCritic(options);
 }
 
-class ChatCritic implements CriticScorer {
-  readonly info: ScorerInfo;
-  private readonly served: ServedModel;
+class ChatCritic extends ServedScorer implements CriticScorer {
   private readonly maxTokens: number;
-  private readonly lifetime = new AbortController();
   private readonly totals: CriticUsage = { requests: 0, promptTokens: 0, completionTokens: 0 };
-  private fingerprint: Promise<string> | undefined;
 
   constructor(options: CriticScorerOptions) {
-    this.served = new ServedModel(options);
+    super(options, { kind: 'critic', label: 'critic', profile: CRITIC_PROMPT_VERSION });
     this.maxTokens = Math.max(MIN_ANSWER_TOKENS, options.maxTokens ?? DEFAULT_CRITIC_MAX_TOKENS);
-    this.info = { kind: 'critic', label: 'critic', profile: CRITIC_PROMPT_VERSION, provider: this.served.bases.map(hostOf).join(', ') };
   }
 
-  async ready(signal?: AbortSignal): Promise<ScorerInfo> {
-    const facts = await this.served.ready(this.signal(signal));
-    Object.assign(this.info, { model: facts.id, label: `critic (${facts.id})` });
-    return this.info;
-  }
-
-  async identity(signal?: AbortSignal): Promise<string> {
-    const facts = await this.served.ready(this.signal(signal));
-    this.fingerprint ??= this.probe(signal);
-    const fingerprint = await this.fingerprint.catch((error: unknown) => {
-      this.fingerprint = undefined;
-      throw error;
-    });
+  identity(signal?: AbortSignal): Promise<string> {
     const settings = { prompt: CRITIC_PROMPT_VERSION, maxTokens: this.maxTokens, temperature: 0 };
-    return servedModelIdentity({ kind: 'critic', facts, fingerprint, bases: this.served.bases, settings });
-  }
-
-  async score(items: readonly ScoreItem[], options: ScoreOptions = {}): Promise<StepScoring[]> {
-    this.lifetime.signal.throwIfAborted();
-    await this.ready(options.signal);
-    return mapBounded({
-      items,
-      limit: this.served.pool.capacity,
-      worker: (item, signal) => this.judge(item, signal),
-      signal: this.signal(options.signal),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
+    return this.served.identity({ kind: 'critic', probe: () => this.probe(signal), settings, signal: this.signal(signal) });
   }
 
   usage(): CriticUsage {
     return { ...this.totals };
   }
 
-  endpointStatus(): EndpointStatus[] {
-    return this.served.status();
+  protected labelFor(model: string): string {
+    return `critic (${model})`;
   }
 
-  async dispose(): Promise<void> {
-    this.lifetime.abort(new DOMException('the critic was disposed', 'AbortError'));
-    this.served.dispose();
+  protected scoreOne(item: ScoreItem, signal: AbortSignal): Promise<StepScoring> {
+    return this.judge(item, signal);
   }
 
   /** One rollout: asked, and asked once more when the answer holds no readable index. */
-  async judge(item: ScoreItem, signal: AbortSignal): Promise<StepScoring> {
+  private async judge(item: ScoreItem, signal: AbortSignal): Promise<StepScoring> {
     const scorer = `critic:${CRITIC_PROMPT_VERSION}@${this.info.model ?? ''}`;
     if (item.steps.length === 0) return { kind: 'scored', scores: [], scorer };
     let reason = '';
@@ -185,10 +151,6 @@ class ChatCritic implements CriticScorer {
     const completion = field(usage, 'completion_tokens');
     if (typeof prompt === 'number') this.totals.promptTokens += prompt;
     if (typeof completion === 'number') this.totals.completionTokens += completion;
-  }
-
-  private signal(signal?: AbortSignal): AbortSignal {
-    return signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
   }
 }
 

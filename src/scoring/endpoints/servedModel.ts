@@ -5,6 +5,7 @@
  * requests. Shared by the `http` PRM scorer and the `critic`.
  */
 import type { EndpointStatus } from '../../protocol/endpoints';
+import { servedModelIdentity } from '../cache/identity';
 import { EndpointPool, type PoolAnswer } from './endpointPool';
 import { parseBaseUrls } from './endpointUrls';
 import { EndpointError, requestJson } from './request';
@@ -89,6 +90,7 @@ export class ServedModel {
   private referenceBase = '';
   /** The model's facts once an endpoint has told them. */
   knownFacts: ModelFacts | undefined;
+  private fingerprint: Promise<string> | undefined;
 
   constructor(private readonly options: ServedModelOptions) {
     this.bases = parseBaseUrls(options.urls);
@@ -120,6 +122,21 @@ export class ServedModel {
       this.facts = undefined;
       throw error;
     });
+  }
+
+  /**
+   * What the model is, for the score cache: what `/v1/models` says about it plus a fingerprint
+   * from the scorer's fixed probe, asked once per `ServedModel` (a session).
+   */
+  async identity(input: { kind: string; probe: () => Promise<string>; settings?: unknown; signal?: AbortSignal }): Promise<string> {
+    const facts = await this.ready(input.signal);
+    this.fingerprint ??= input.probe();
+    // A failed probe is not remembered, so a later call can try again.
+    const fingerprint = await this.fingerprint.catch((error: unknown) => {
+      this.fingerprint = undefined;
+      throw error;
+    });
+    return servedModelIdentity({ kind: input.kind, facts, fingerprint, bases: this.bases, ...(input.settings === undefined ? {} : { settings: input.settings }) });
   }
 
   /** POST to `path` on the best endpoint. */

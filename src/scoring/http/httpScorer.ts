@@ -6,14 +6,11 @@
  * sent, is misconfigured: that stops the run with one clear error instead of scoring nothing.
  */
 import type { StepScoring } from '../../core/model';
-import type { EndpointStatus } from '../../protocol/endpoints';
-import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from '../scorer';
-import { servedModelIdentity } from '../cache/identity';
-import { mapBounded } from '../endpoints/boundedMap';
-import { hostOf } from '../endpoints/endpointUrls';
+import type { ScoreItem } from '../scorer';
 import { EndpointError } from '../endpoints/request';
 import type { PoolAnswer } from '../endpoints/endpointPool';
-import { ServedModel, type ServedModelOptions } from '../endpoints/servedModel';
+import type { ServedModelOptions } from '../endpoints/servedModel';
+import { ServedScorer, type EndpointScorer } from '../endpoints/servedScorer';
 import { SMOKE_ROLLOUT } from '../probes';
 import { planTextInput, planTokenInput, PoolingShapeError, readPairs, type PoolingInput, type PoolingPlan } from './pooling';
 import { QWEN_PRM_MAX_TOKENS, QWEN_PRM_SEPARATOR_ID } from './qwenPrompt';
@@ -33,18 +30,6 @@ export interface HttpScorerOptions extends ServedModelOptions {
   separatorId?: number;
 }
 
-/** A scorer for a served model: `ready()` resolves the model before anything is scored. */
-export interface EndpointScorer extends Scorer {
-  /** Ask the endpoints which model they serve and return the final info. */
-  ready(signal?: AbortSignal): Promise<ScorerInfo>;
-  /**
-   * What the model is, for the score cache: what `/v1/models` says about it plus a fingerprint
-   * from one fixed probe, asked once per scorer (a session).
-   */
-  identity(signal?: AbortSignal): Promise<string>;
-  endpointStatus(): EndpointStatus[];
-}
-
 /** Environment variable the command line reads the bearer token from. */
 export const API_KEY_ENV = 'PROF_LENS_API_KEY';
 
@@ -55,58 +40,25 @@ export function createHttpScorer(options: HttpScorerOptions): EndpointScorer {
   return new PoolingScorer(options);
 }
 
-class PoolingScorer implements EndpointScorer {
-  readonly info: ScorerInfo;
-  private readonly served: ServedModel;
+class PoolingScorer extends ServedScorer {
   private readonly profile: string;
-  private readonly lifetime = new AbortController();
-  private fingerprint: Promise<string> | undefined;
 
   constructor(private readonly options: HttpScorerOptions) {
-    this.served = new ServedModel(options);
-    this.profile = options.profile ?? 'qwen-prm';
-    this.info = { kind: 'http', label: `http ${this.profile}`, profile: this.profile, provider: this.served.bases.map(hostOf).join(', ') };
+    const profile = options.profile ?? 'qwen-prm';
+    super(options, { kind: 'http', label: `http ${profile}`, profile });
+    this.profile = profile;
   }
 
-  async ready(signal?: AbortSignal): Promise<ScorerInfo> {
-    const facts = await this.served.ready(this.signal(signal));
-    Object.assign(this.info, { model: facts.id, label: `http ${this.profile} (${facts.id})` });
-    return this.info;
+  identity(signal?: AbortSignal): Promise<string> {
+    return this.served.identity({ kind: `http-${this.profile}`, probe: () => this.scoreProbe(signal), signal: this.signal(signal) });
   }
 
-  async identity(signal?: AbortSignal): Promise<string> {
-    const facts = await this.served.ready(this.signal(signal));
-    this.fingerprint ??= this.scoreProbe(signal);
-    const fingerprint = await this.fingerprint.catch((error: unknown) => {
-      this.fingerprint = undefined;
-      throw error;
-    });
-    return servedModelIdentity({ kind: `http-${this.profile}`, facts, fingerprint, bases: this.served.bases });
+  protected labelFor(model: string): string {
+    return `http ${this.profile} (${model})`;
   }
 
-  async score(items: readonly ScoreItem[], scoreOptions: ScoreOptions = {}): Promise<StepScoring[]> {
-    this.lifetime.signal.throwIfAborted();
-    const { model = '' } = await this.ready(scoreOptions.signal);
-    return mapBounded({
-      items,
-      limit: this.served.pool.capacity,
-      worker: (item, signal) => this.scoreItem(item, model, signal),
-      signal: this.signal(scoreOptions.signal),
-      ...(scoreOptions.onProgress ? { onProgress: scoreOptions.onProgress } : {}),
-    });
-  }
-
-  endpointStatus(): EndpointStatus[] {
-    return this.served.status();
-  }
-
-  async dispose(): Promise<void> {
-    this.lifetime.abort(new DOMException('the http scorer was disposed', 'AbortError'));
-    this.served.dispose();
-  }
-
-  private signal(signal?: AbortSignal): AbortSignal {
-    return signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+  protected scoreOne(item: ScoreItem, signal: AbortSignal): Promise<StepScoring> {
+    return this.scoreItem(item, this.info.model ?? '', signal);
   }
 
   /** The probe's scores to two decimals: enough to tell models apart, not float noise. */

@@ -9,15 +9,9 @@
  * How it writes the answer (reasoning inline, in `<think>`, or in `reasoning_content`) is chosen
  * per server; any request can be answered otherwise through `onChat`.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { modelsAnswer, startLoopbackServer, type RecordedRequest, type Send } from '../loopbackServer';
 
-export interface RecordedChat {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
+export type RecordedChat = RecordedRequest;
 
 /** How one answer is given instead of the rule's. */
 export interface ChatReply {
@@ -108,69 +102,52 @@ export async function startFakeChatServer(options: FakeChatOptions = {}): Promis
     swap: (next) => (model = { ...model, verdictShift: 0, ...next }),
     close: async () => undefined,
   };
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
-      const body: unknown = raw ? JSON.parse(raw) : undefined;
-      state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
-        if (res.destroyed) return;
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(payload));
-      };
-      if (req.method === 'GET' && req.url === '/v1/models') {
-        send(200, { object: 'list', data: [{ id: modelId, object: 'model', created: Date.now(), owned_by: 'vllm', root: model.root, parent: null, max_model_len: model.maxModelLen }] });
-        return;
-      }
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        send(404, { detail: 'Not Found' });
-        return;
-      }
-      const chat = body as ChatBody;
-      if (chat.model !== modelId) {
-        send(404, { error: { message: `The model \`${chat.model}\` does not exist.`, type: 'NotFoundError', code: 404 } });
-        return;
-      }
-      const reply = options.onChat?.(++chatCalls, chat) ?? {};
-      if (reply.hang) return;
-      inFlight++;
-      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        if (reply.status !== undefined && reply.status !== 200) {
-          send(reply.status, reply.body ?? { error: { message: 'failed' } }, reply.headers);
-          return;
-        }
-        if (reply.body !== undefined) {
-          send(200, reply.body, reply.headers);
-          return;
-        }
-        const prompt = chat.messages?.at(-1)?.content ?? '';
-        const rule = ruleAnswer(prompt, options.style ?? 'plain', model.verdictShift);
-        const content = reply.content === undefined ? rule.content : reply.content;
-        const reasoning = reply.reasoningContent ?? rule.reasoning;
-        const message = { role: 'assistant', content, ...(reasoning === undefined ? {} : { reasoning_content: reasoning }) };
-        const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil((content ?? '').length / 4) };
-        send(200, {
-          id: `chatcmpl-${chatCalls}`,
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: modelId,
-          choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
-          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-        }, reply.headers);
-      }, reply.delayMs ?? 5);
-    });
+  const answer = (chat: ChatBody, reply: ChatReply, send: Send): void => {
+    if (reply.status !== undefined && reply.status !== 200) {
+      send(reply.status, reply.body ?? { error: { message: 'failed' } }, reply.headers);
+      return;
+    }
+    if (reply.body !== undefined) {
+      send(200, reply.body, reply.headers);
+      return;
+    }
+    const prompt = chat.messages?.at(-1)?.content ?? '';
+    const rule = ruleAnswer(prompt, options.style ?? 'plain', model.verdictShift);
+    const content = reply.content === undefined ? rule.content : reply.content;
+    const reasoning = reply.reasoningContent ?? rule.reasoning;
+    const message = { role: 'assistant', content, ...(reasoning === undefined ? {} : { reasoning_content: reasoning }) };
+    const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil((content ?? '').length / 4) };
+    send(200, {
+      id: `chatcmpl-${chatCalls}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: modelId,
+      choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    }, reply.headers);
+  };
+  const server = await startLoopbackServer(({ method, path, body }, send) => {
+    if (method === 'GET' && path === '/v1/models') {
+      send(200, modelsAnswer(modelId, model.root, model.maxModelLen));
+      return;
+    }
+    if (method !== 'POST' || path !== '/v1/chat/completions') {
+      send(404, { detail: 'Not Found' });
+      return;
+    }
+    const chat = body as ChatBody;
+    if (chat.model !== modelId) {
+      send(404, { error: { message: `The model \`${chat.model}\` does not exist.`, type: 'NotFoundError', code: 404 } });
+      return;
+    }
+    const reply = options.onChat?.(++chatCalls, chat) ?? {};
+    if (reply.hang) return;
+    inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      answer(chat, reply, send);
+    }, reply.delayMs ?? 5);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
+  return Object.assign(state, { url: server.url, requests: server.requests, close: server.close });
 }

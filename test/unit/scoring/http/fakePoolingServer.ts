@@ -4,8 +4,9 @@
  * "probabilities" are a function of each step's text length, so a test can tell whether scores
  * landed on the right steps; `swap()` replaces the model behind the same served name.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { modelsAnswer, startLoopbackServer, type RecordedRequest } from '../loopbackServer';
+
+export type { RecordedRequest };
 
 export const SEPARATOR = '<extra_0>';
 export const SEPARATOR_ID = 151651;
@@ -18,13 +19,6 @@ export function fakeScore(stepText: string): number {
 /** The fake PRM's p_pos for the k-th separator of a token input. */
 export function fakeTokenScore(separatorIndex: number): number {
   return (separatorIndex + 1) / 100;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
 }
 
 /** A canned answer that replaces the normal pooling response. */
@@ -71,47 +65,25 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   let inFlight = 0;
   let poolingCalls = 0;
   const state: FakeServer = { url: '', requests: [], maxInFlight: 0, swap: (next) => (model = next), close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
-      const body: unknown = raw ? JSON.parse(raw) : undefined;
-      state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
-        if (res.destroyed) return;
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(payload));
-      };
-      if (req.method === 'GET' && req.url === '/v1/models') {
-        // vLLM's model card: `created` changes on every request, so it must not count as identity.
-        const card = { id: modelId, object: 'model', created: Date.now(), owned_by: 'vllm', root: model.root ?? null, parent: null, max_model_len: model.maxModelLen ?? null };
-        send(200, { object: 'list', data: [card] });
-        return;
-      }
-      if (req.method !== 'POST' || req.url !== '/pooling') {
-        send(404, { detail: 'Not Found' });
-        return;
-      }
-      const reply = options.onPooling?.(++poolingCalls, body) ?? {};
-      inFlight++;
-      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        if (reply.status !== undefined && reply.status !== 200) send(reply.status, reply.body ?? {}, reply.headers);
-        else send(200, reply.body ?? poolingResponse(modelId, reply.pairs ?? pairsFor(body, model.shift ?? 0)), reply.headers);
-      }, reply.delayMs ?? 5);
-    });
+  const server = await startLoopbackServer(({ method, path, body }, send) => {
+    if (method === 'GET' && path === '/v1/models') {
+      send(200, modelsAnswer(modelId, model.root ?? null, model.maxModelLen ?? null));
+      return;
+    }
+    if (method !== 'POST' || path !== '/pooling') {
+      send(404, { detail: 'Not Found' });
+      return;
+    }
+    const reply = options.onPooling?.(++poolingCalls, body) ?? {};
+    inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      if (reply.status !== undefined && reply.status !== 200) send(reply.status, reply.body ?? {}, reply.headers);
+      else send(200, reply.body ?? poolingResponse(modelId, reply.pairs ?? pairsFor(body, model.shift ?? 0)), reply.headers);
+    }, reply.delayMs ?? 5);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
+  return Object.assign(state, { url: server.url, requests: server.requests, close: server.close });
 }
 
 function pairsFor(body: unknown, shift: number): number[][] {
