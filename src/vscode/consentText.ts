@@ -12,7 +12,7 @@ export function consentText(plan: SendPlan, keyWarning: string | null): { messag
   const detail = [
     `About ${plan.approxTokens.toLocaleString('en-US')} tokens of problems and solutions go to ${hosts}${plan.model ? ` (model ${plan.model})` : ''},`
       + ` one request per rollout; each answer may use up to ${plan.maxAnswerTokens.toLocaleString('en-US')} tokens.`,
-    'Rollouts already judged are answered from the score cache and not sent. Nothing is sent until you agree.',
+    'Rollouts already judged are answered from the score cache and not sent. Nothing from this file is sent until you agree.',
     ...(keyWarning ? [`Warning: ${keyWarning}.`] : []),
   ].join('\n\n');
   return { message: `PROF Lens: send ${rollouts} to the critic at ${hosts}?`, detail };

@@ -62,7 +62,7 @@ describe('a rollout file judged by a critic', () => {
     const text = await dialog.innerText();
     expect(text).toContain(`PROF Lens: send 3 rollouts to the critic at ${hosts}?`);
     expect(text).toMatch(/About \d[\d,]* tokens of problems and solutions go to .* \(model fake-critic-7b\)/);
-    expect(text).toContain('Nothing is sent until you agree.');
+    expect(text).toContain('Nothing from this file is sent until you agree.');
     // Only the model list and the fixed probe so far: no rollout of the file has left.
     expect(rolloutRequests()).toBe(0);
     await workbench.screenshot('critic-01-consent');

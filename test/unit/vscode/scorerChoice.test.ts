@@ -108,7 +108,7 @@ describe('the consent prompt before rollouts go to a critic', () => {
     expect(message).toBe('PROF Lens: send 12 rollouts to the critic at critic.example:8443?');
     expect(detail).toContain('About 5,400 tokens of problems and solutions go to critic.example:8443 (model qwq-32b)');
     expect(detail).toContain('up to 4,096 tokens');
-    expect(detail).toContain('Nothing is sent until you agree.');
+    expect(detail).toContain('Nothing from this file is sent until you agree.');
     expect(consentText({ ...plan, rollouts: 1 }, 'the API key will be sent unencrypted').detail).toContain('Warning: the API key will be sent unencrypted.');
   });
 });
