@@ -84,7 +84,11 @@ export class EndpointPool {
       slot.inFlight++;
       this.changed();
       try {
-        if (!(await this.isUsable(slot))) continue;
+        const unusable = await this.checkUsable(slot);
+        if (unusable) {
+          lastError = unusable;
+          continue;
+        }
         const answer = await requestOnce(`${slot.base}${path}`, body, this.attemptOptions(combined));
         this.succeeded(slot);
         return { body: answer, url: `${slot.base}${path}` };
@@ -147,19 +151,23 @@ export class EndpointPool {
     return slot;
   }
 
-  /** Runs the endpoint's check once; false when it failed (and the endpoint was set aside or retired). */
-  private async isUsable(slot: Slot): Promise<boolean> {
+  /**
+   * Runs the endpoint's check once; the failure when it failed (the endpoint is then set aside, or
+   * retired when the failure will not pass), null when the endpoint may be used.
+   */
+  private async checkUsable(slot: Slot): Promise<EndpointError | null> {
     const { verify } = this.options;
-    if (slot.isVerified || !verify) return true;
+    if (slot.isVerified || !verify) return null;
     slot.verifying ??= verify(slot.base, this.lifetime.signal).then(() => this.markVerified(slot.base)).finally(() => (slot.verifying = undefined));
     try {
       await slot.verifying;
-      return true;
+      return null;
     } catch (error) {
       this.lifetime.signal.throwIfAborted();
-      if (error instanceof EndpointError && error.isTransient) this.setAside(slot, error);
-      else this.retire(slot.base, error instanceof Error ? error.message : String(error));
-      return false;
+      const failure = error instanceof EndpointError ? error : new EndpointError(error instanceof Error ? error.message : String(error), { url: slot.base });
+      if (failure.isTransient) this.setAside(slot, failure);
+      else this.retire(slot.base, failure.message);
+      return failure;
     }
   }
 
