@@ -3,14 +3,14 @@
  * with messages that name the option and what it expects.
  */
 import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';
-import type { ScorerChoice } from '../scoring/chain';
+import { isScorerChoice, SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
   positionals: string[];
   settings: ProfSettings;
-  scorer: ScorerChoice | 'onnx' | 'http';
+  scorer: ScorerChoice;
   flags: Set<string>;
   values: Map<string, string>;
 }
@@ -78,9 +78,8 @@ function addField(fields: Partial<Record<FieldRole, string>>, spec: string): voi
   fields[role] = spec.slice(eq + 1);
 }
 
-function parseScorer(value: string | undefined): ParsedArgs['scorer'] {
+function parseScorer(value: string | undefined): ScorerChoice {
   if (value === undefined) return 'auto';
-  const allowed = ['auto', 'file', 'checker', 'onnx', 'http'];
-  if (!allowed.includes(value)) throw new UsageError(`--scorer must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as ParsedArgs['scorer'];
+  if (!isScorerChoice(value)) throw new UsageError(`--scorer must be one of ${SCORER_CHOICES.join(', ')}, got "${value}"`);
+  return value;
 }

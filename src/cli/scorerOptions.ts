@@ -3,7 +3,7 @@
  * afterwards. Model scorers are created only when asked for, behind the persistent score cache
  * unless `--no-cache` is given.
  */
-import type { ScorerChoice } from '../scoring/chain';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
 import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
@@ -21,8 +21,8 @@ export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: Scori
   const model = await createModelScorer(args, io);
   try {
     // `auto` keeps the chain (file scores, else the model); naming the model's kind forces it.
-    if (model) return await work({ scorer: args.scorer === 'onnx' || args.scorer === 'http' ? 'model' : args.scorer, modelScorer: model.scorer });
-    if (args.scorer === 'onnx' || args.scorer === 'http') throw new UsageError(`--scorer ${args.scorer} needs ${args.scorer === 'onnx' ? '--model <dir>' : '--url <endpoint>'}`);
+    if (model) return await work({ scorer: args.scorer, modelScorer: model.scorer });
+    if (isModelChoice(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${args.scorer === 'onnx' ? '--model <dir>' : '--url <endpoint>'}`);
     return await work({ scorer: args.scorer });
   } finally {
     // The cached scorer writes its cache after every batch; disposing stops the model.

@@ -36,7 +36,16 @@ export interface Outcome {
   value?: number | boolean | null;
   /** The answer extracted from the response, when one was looked for. */
   extracted?: string | null;
+  /** Where that answer came from: the file's own `pred`, or the convention that found it. */
+  answerFrom?: AnswerSource;
 }
+
+/**
+ * Where a final answer was taken from: `pred`, the evaluation harness's own extraction stored
+ * beside the response; otherwise the convention that matched in the response (DESIGN §5,
+ * docs/answer-policy.md).
+ */
+export type AnswerSource = 'pred' | 'boxed' | 'answer-heading' | 'the-answer-is' | 'a-colon' | 'program-output' | 'last-number';
 
 /** Where the response text sits inside the raw line, so decoded offsets can be mapped back. */
 export interface RawLocation {
@@ -118,6 +127,7 @@ export type ReasonCode =
   | 'dropped-conflict'
   | 'dropped-step-penalty'
   | 'dropped-random'
+  | 'dropped-tie'
   | 'dropped-group-too-small'
   | 'not-ranked-no-outcome'
   | 'not-ranked-non-binary'

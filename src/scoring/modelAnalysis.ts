@@ -6,9 +6,9 @@
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
 import type { ProfSettings } from '../core/settings';
-import type { ModelConfig, ScorerChoice } from '../protocol/analysis';
+import type { ModelConfig } from '../protocol/analysis';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import { analyseText } from './analyse';
-import { chainChoiceFor } from './chain';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
 
@@ -34,7 +34,7 @@ export interface ModelAnalysis {
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
-  return choice === 'auto' || choice === 'onnx' || choice === 'http';
+  return choice === 'auto' || isModelChoice(choice);
 }
 
 /** Short enough for a status bar: the folder's name, the server's host. */
@@ -57,7 +57,7 @@ function run(text: string, options: ModelAnalysisOptions, modelScorer: Scorer | 
   return analyseText(text, {
     fileName: options.fileName,
     settings: options.settings,
-    scorer: chainChoiceFor(options.scorer, modelScorer !== undefined),
+    scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
     onProgress: (done, total) => options.onProgress?.(done, total, activity),
