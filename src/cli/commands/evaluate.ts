@@ -5,7 +5,7 @@
  * endpoint. Files: ProcessBench JSON, PRM800K, Math-Shepherd (anything with first-error labels).
  */
 import { basename } from 'node:path';
-import { evaluateFirstError, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
+import { evaluateFirstError, evaluationItems, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
@@ -19,12 +19,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   await withScorer({ ...args, scorer }, io, async (scoring) => {
     for (const file of args.positionals) {
       const analysis = await analyseFile(file, { settings: args.settings, ...scoring, keepText: true }, io);
-      const subset = basename(file).replace(/\.(jsonl?|json)$/i, '');
-      for (const r of analysis.rollouts) {
-        const first = r.stepLabels ? (r.stepLabels.some((l) => l === -1) ? r.stepLabels.indexOf(-1) : -1) : null;
-        if (first === null || r.unscoredReason !== null) continue;
-        items.push({ subset, stepScores: r.stepScores, firstErrorStep: first });
-      }
+      items.push(...evaluationItems(analysis.rollouts, basename(file).replace(/\.(jsonl?|json)$/i, '')));
     }
   });
   if (items.length === 0) throw new UsageError('no labelled solutions found (expected first-error labels: ProcessBench `label`, PRM800K ratings or Math-Shepherd +/-)');

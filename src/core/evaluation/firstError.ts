@@ -115,3 +115,29 @@ export function sweepThresholds(items: readonly EvaluationItem[], thresholds: re
   }
   return { reports, best };
 }
+
+/** What a labelled rollout carries: its step labels (+1/0 fine, −1 wrong, null unrated) and scores. */
+export interface LabelledRollout {
+  stepLabels: readonly (number | null)[] | null;
+  stepScores: readonly (number | null)[];
+  isScored: boolean;
+}
+
+/**
+ * Where a labelled solution first goes wrong: the first step labelled −1, or −1 when none is;
+ * null when the rollout carries no step labels. One reading for every labelled format (the format
+ * adapters put PRM800K ratings, ProcessBench's `label` and Math-Shepherd's +/- into `stepLabels`).
+ */
+export function firstErrorOf(stepLabels: readonly (number | null)[] | null): number | null {
+  return stepLabels ? stepLabels.indexOf(-1) : null;
+}
+
+/** Evaluation items from analysed rollouts: those that carry labels and were scored. */
+export function evaluationItems(rollouts: readonly LabelledRollout[], subset: string): EvaluationItem[] {
+  const items: EvaluationItem[] = [];
+  for (const r of rollouts) {
+    const firstErrorStep = firstErrorOf(r.stepLabels);
+    if (firstErrorStep !== null && r.isScored) items.push({ subset, stepScores: r.stepScores, firstErrorStep });
+  }
+  return items;
+}

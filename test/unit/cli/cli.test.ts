@@ -7,7 +7,7 @@ import { runCli } from '../../../src/cli/main';
 
 const ROOT = join(__dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/gsm-rollouts.jsonl');
-const DATA = join(ROOT, '../shared/data');
+const DATA = join(ROOT, 'test/fixtures/data');
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
