@@ -19,6 +19,8 @@ export const OUTCOME_KEYS = ['correct', 'is_correct', 'acc', 'score', 'reward', 
 export const OUTCOMES_KEYS = ['score', 'scores', 'correct', 'is_correct', 'acc', 'rewards'] as const;
 export const GROUP_KEYS = ['uid', 'group', 'group_id', 'prompt_id', 'problem_id'] as const;
 export const STEP_SCORE_KEYS = ['step_scores', 'prm_scores', 'step_rewards', 'values'] as const;
+/** The answer an evaluation harness extracted (Qwen2.5-Math, ToRA: a list parallel to `code`). */
+export const PRED_KEY = 'pred';
 
 export interface AdaptResult {
   drafts: RolloutDraft[];
@@ -70,6 +72,12 @@ function outcomeOf(record: Json, keys: readonly string[] = OUTCOME_KEYS): Outcom
   return key ? outcomeFromValue(record[key]) : { kind: 'unknown', source: 'none' };
 }
 
+/** A harness's extracted answer: a string or number, or a list of parts (several answers) joined. */
+function predText(value: unknown): string | null {
+  if (Array.isArray(value)) return value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number') ? value.join(', ') : null;
+  return asText(value);
+}
+
 function fileScores(record: Json): (number | null)[] | null {
   const key = firstKey(record, STEP_SCORE_KEYS);
   return key ? asScores(record[key]) : null;
@@ -95,6 +103,7 @@ function adaptFlat(record: Json): RolloutDraft | null {
     fileOutcome: outcomeOf(record),
     fileStepScores: fileScores(record),
     explicitSteps: Array.isArray(record.steps) && record.steps.every((s) => typeof s === 'string') ? (record.steps as string[]) : null,
+    filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
     responseShift: 0,
   };
@@ -145,6 +154,10 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   if (outcomes && outcomes.length !== responses.length) {
     diagnostics.push(mismatch(record.line, `${outcomesKey} has ${outcomes.length} entries but ${responsesKey} has ${responses.length}`));
   }
+  const preds = Array.isArray(value[PRED_KEY]) ? (value[PRED_KEY] as unknown[]) : null;
+  if (preds && preds.length !== responses.length) {
+    diagnostics.push(mismatch(record.line, `${PRED_KEY} has ${preds.length} entries but ${responsesKey} has ${responses.length}`));
+  }
   const group = groupKey(value, prompt, gold);
   const drafts = responses.map((r, i): RolloutDraft => ({
     id: 0,
@@ -158,6 +171,7 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
     fileOutcome: outcomes ? outcomeFromValue(outcomes[i]) : { kind: 'unknown', source: 'none' },
     fileStepScores: scores ? asScores(scores[i]) : null,
     explicitSteps: null,
+    filePred: preds ? predText(preds[i]) : null,
     responsePath: typeof r === 'string' ? [responsesKey, i] : null,
     responseShift: 0,
   }));

@@ -76,6 +76,8 @@ export interface Rollout {
   fileStepScores: (number | null)[] | null;
   /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
   explicitSteps: string[] | null;
+  /** The answer an evaluation harness extracted and stored beside the response (`pred`), if any. */
+  filePred?: string | null;
   /**
    * Path of the JSON string literal in the raw record that holds the response (null when the
    * response was assembled from several values), and the decoded offset at which the response
