@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import { evaluateFirstError, evaluationItems, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
+import { formatPercent } from '../../core/presentation/numbers';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
@@ -31,7 +32,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 function renderEvaluation(report: EvaluationReport, best: EvaluationReport | null, scorer: string): string {
-  const pct = (x: number | null): string => (x === null ? '   n/a' : `${(100 * x).toFixed(1)}%`.padStart(6));
+  const pct = (x: number | null): string => (x === null ? '   n/a' : formatPercent(x).padStart(6));
   const width = Math.max(8, ...report.subsets.map((s) => s.subset.length)) + 1;
   const rows = [
     `first-error evaluation (scorer: ${scorer}, threshold ${report.threshold})`,

@@ -4,6 +4,7 @@
  * "passes" a solution without errors when no step falls below it. Scorer-agnostic: any step scores
  * will do, from the embedded checker to an exported PRM.
  */
+import { isLowScore } from '../presentation/stepFacts';
 
 /** One labelled solution with the step scores some scorer gave it. */
 export interface EvaluationItem {
@@ -44,7 +45,7 @@ export interface EvaluationReport {
 
 /** The first step scoring below the threshold, or −1 when there is none. */
 export function predictFirstError(stepScores: readonly (number | null)[], threshold: number): number {
-  return stepScores.findIndex((s) => s !== null && s < threshold);
+  return stepScores.findIndex((s) => isLowScore(s, threshold));
 }
 
 /** Harmonic mean of two accuracies, ProcessBench's F1; 0 when both are 0. */
