@@ -48,6 +48,16 @@ describe('group keys', () => {
     expect(groupsOf(lines, 'x.jsonl')).toEqual(['uid=u1', 'uid=u1', 'group_id=7']);
   });
 
+  it('a record without a prompt is its own group: a shared gold answer is no evidence of a shared prompt', () => {
+    const lines = [
+      { idx: 0, gt: '13', code: ['a', 'b'], pred: ['13', '12'] },
+      { idx: 1, gt: '13', code: ['c'], pred: ['13'] },
+      { response: 'd', answer: '13' },
+      { response: 'e', answer: '13' },
+    ].map((r) => JSON.stringify(r)).join('\n');
+    expect(groupsOf(lines, 'x.jsonl')).toEqual(['line=1', 'line=1', 'line=2', 'line=3', 'line=4']);
+  });
+
   it('labelled formats group by problem: PRM800K (problem + gold), Math-Shepherd and keyed solutions', () => {
     const data = (name: string): string => readFileSync(join(__dirname, '../../fixtures/data', name), 'utf8');
     // Records 3–8 of the phase-2 sample are six solutions to one problem.
