@@ -2,8 +2,11 @@
  * Suspected false positives need evidence: a step the scorer marks low, or a real gap below the
  * rollout's peers. Ties, penalties and file order are not evidence.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { analyseText } from '../../../src/scoring/analyse';
 import { decideGroup, type RankInput } from '../../../src/core/prof';
 import { falsePositivesOf } from '../../../src/core/groups';
 import { resolveSettings } from '../../../src/core/settings';
@@ -76,4 +79,28 @@ describe('evidence rules', () => {
       }),
     );
   });
+});
+
+describe('on a real grouped dump with the default scorer', () => {
+  // 120 GSM8K problems × 4 model solutions (OpenAI's example model solutions, test/fixtures/data).
+  const text = readFileSync(join(__dirname, '../../fixtures/data/gsm8k_openai_example_model_solutions_first120.jsonl'), 'utf8');
+
+  for (const m of [4, 2]) {
+    it(`m=${m}: no suspected false positive without a low step; every removal by file order says tie`, async () => {
+      const a = await analyseText(text, { fileName: 'gsm8k.jsonl', settings: { m } });
+      const suspected = a.rollouts.filter((r) => r.falsePositive.suspected);
+      expect(suspected.every((r) => r.lowSteps.length > 0 && r.falsePositive.evidence?.lowStep !== null)).toBe(true);
+      const ranked = new Set(['dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-tie']);
+      for (const r of a.rollouts.filter((x) => ranked.has(x.decision.reason))) {
+        const tiedWithKept = a.rollouts.some(
+          (k) => k.group === r.group && k.decision.kept && k.outcome.kind === r.outcome.kind && Math.abs((k.decision.consistency ?? NaN) - (r.decision.consistency ?? NaN)) <= 1e-9,
+        );
+        expect(r.decision.reason === 'dropped-tie').toBe(tiedWithKept);
+      }
+      // The checker finds no false claim in any correct solution here, so nothing is suspected; at
+      // m=2 most removals are ties the report now names (227 of 480 when measured).
+      expect(suspected).toHaveLength(0);
+      if (m === 2) expect(a.report.byReason['dropped-tie']).toBe(227);
+    });
+  }
 });
