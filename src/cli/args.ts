@@ -3,14 +3,14 @@
  * with messages that name the option and what it expects.
  */
 import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';
-import type { ModelKindChoice, ScorerChoice } from '../scoring/chain';
+import { isScorerChoice, SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
   positionals: string[];
   settings: ProfSettings;
-  scorer: ScorerChoice | ModelKindChoice;
+  scorer: ScorerChoice;
   flags: Set<string>;
   /** The last value of each option. */
   values: Map<string, string>;
@@ -88,9 +88,8 @@ function addField(fields: Partial<Record<FieldRole, string>>, spec: string): voi
   fields[role] = spec.slice(eq + 1);
 }
 
-function parseScorer(value: string | undefined): ParsedArgs['scorer'] {
+function parseScorer(value: string | undefined): ScorerChoice {
   if (value === undefined) return 'auto';
-  const allowed = ['auto', 'file', 'checker', 'onnx', 'http', 'critic'];
-  if (!allowed.includes(value)) throw new UsageError(`--scorer must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as ParsedArgs['scorer'];
+  if (!isScorerChoice(value)) throw new UsageError(`--scorer must be one of ${SCORER_CHOICES.join(', ')}, got "${value}"`);
+  return value;
 }

@@ -5,7 +5,7 @@
  */
 import { describeEndpoint } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
-import type { ModelKindChoice, ScorerChoice } from '../scoring/chain';
+import type { ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
 import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
@@ -20,7 +20,9 @@ export interface ScoringChoice {
   modelScorer?: Scorer;
 }
 
-function isModelKind(choice: ParsedArgs['scorer']): choice is ModelKindChoice {
+type ModelKindChoice = Extract<ScorerChoice, 'onnx' | 'http' | 'critic'>;
+
+function isModelKind(choice: ScorerChoice): choice is ModelKindChoice {
   return choice === 'onnx' || choice === 'http' || choice === 'critic';
 }
 
@@ -35,7 +37,7 @@ export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: Scori
   const model = await createModelScorer(args, io);
   try {
     // `auto` keeps the chain (file scores, else the model); naming the model's kind forces it.
-    if (model) return await work({ scorer: isModelKind(args.scorer) ? 'model' : args.scorer, modelScorer: model.scorer });
+    if (model) return await work({ scorer: args.scorer, modelScorer: model.scorer });
     if (isModelKind(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
     return await work({ scorer: args.scorer });
   } finally {

@@ -10,22 +10,19 @@
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import type { Diagnostic } from '../core/model';
 import type { ProfSettings } from '../core/settings';
+import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
 import { isModelConfig, type ModelConfig } from './modelConfig';
 
 /**
- * The scorer a user chooses (`profLens.scoring.scorer`): `auto` takes the file's scores, else the
- * configured model, else the checker; `onnx`, `http` and `critic` force the model of that kind
- * (the critic is never chosen by `auto`: it sends rollouts to a chat model, only when asked to).
+ * What the host knows about one rollout: everything the decorations, hovers and Problems need,
+ * with the facts they show (low steps, weakest step, evidence) already derived by the analysis.
  */
-export type ScorerChoice = 'auto' | 'file' | 'checker' | 'onnx' | 'http' | 'critic';
-export const SCORER_CHOICES: readonly ScorerChoice[] = ['auto', 'file', 'checker', 'onnx', 'http', 'critic'];
-
-/** What the host knows about one rollout: everything the decorations, hovers and Problems need. */
 export type RolloutSummary = Pick<
   AnalysedRollout,
   | 'id' | 'line' | 'index' | 'group' | 'gold' | 'rawSteps' | 'stepScores' | 'stepNotes' | 'scorer'
-  | 'outcome' | 'decision' | 'firstLowStep' | 'falsePositive'
+  | 'outcome' | 'decision' | 'falsePositive'
+  | 'lowSteps' | 'firstLowStep' | 'weakestStep' | 'isScored' | 'evidence'
 >;
 
 /** The full text of a rollout, fetched only when the Rollout View shows it. */
@@ -196,7 +193,7 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
     case 'analyse':
       return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
         && typeof value['fileName'] === 'string' && isSource(value['source'])
-        && isRecord(value['settings']) && SCORER_CHOICES.includes(value['scorer'] as ScorerChoice)
+        && isRecord(value['settings']) && isScorerChoice(value['scorer'])
         && isModelConfig(value['model']);
     case 'more':
     case 'cancel':
@@ -239,6 +236,7 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
 
 /** Strips the texts a host does not need from an analysed rollout. */
 export function summariseRollout(rollout: AnalysedRollout): RolloutSummary {
-  const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, firstLowStep, falsePositive } = rollout;
-  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, firstLowStep, falsePositive };
+  const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive } = rollout;
+  const { lowSteps, firstLowStep, weakestStep, isScored, evidence } = rollout;
+  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive, lowSteps, firstLowStep, weakestStep, isScored, evidence };
 }

@@ -6,11 +6,11 @@
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
 import type { ProfSettings } from '../core/settings';
-import type { ScorerChoice, SendPlan } from '../protocol/analysis';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
+import type { SendPlan } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
 import { analyseText } from './analyse';
-import { chainChoiceFor } from './chain';
 import { planCriticSend } from './critic/sendPlan';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
@@ -45,7 +45,7 @@ export interface ModelAnalysis {
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
-  return choice === 'auto' || choice === 'onnx' || choice === 'http' || choice === 'critic';
+  return choice === 'auto' || isModelChoice(choice);
 }
 
 /** Short enough for a status bar: the folder's name, the server's host. */
@@ -73,7 +73,7 @@ function run(text: string, options: ModelAnalysisOptions, modelScorer: Scorer | 
   return analyseText(text, {
     fileName: options.fileName,
     settings: options.settings,
-    scorer: chainChoiceFor(options.scorer, modelScorer !== undefined),
+    scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
     onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)),

@@ -37,7 +37,7 @@ export interface AnalysisProgress {
 }
 
 /** How to (re-)analyse: a re-score retries a model that failed before. */
-export interface AnalyseOptions {
+export interface ReanalyseOptions {
   shouldRetryModel?: boolean;
 }
 
@@ -53,7 +53,7 @@ interface StartRequest {
   fileName: string;
   source: AnalysisSource;
   version: number;
-  options: AnalyseOptions;
+  options: ReanalyseOptions;
 }
 
 /** Lines beyond the visible ones whose rollouts are also sent first. */
@@ -114,7 +114,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a document now, cancelling an earlier request for it. */
-  analyseDocument(document: vscode.TextDocument, options: AnalyseOptions = {}): void {
+  analyseDocument(document: vscode.TextDocument, options: ReanalyseOptions = {}): void {
     if (document.isClosed || !isRolloutDocument(document)) return;
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
@@ -124,7 +124,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
-  analyseFile(uri: vscode.Uri, options: AnalyseOptions = {}): void {
+  analyseFile(uri: vscode.Uri, options: ReanalyseOptions = {}): void {
     this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1, options });
   }
 
@@ -184,7 +184,7 @@ export class AnalysisStore implements vscode.Disposable {
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
     const plan = this.currentPlan(uri);
-    const index = new RolloutIndex(settings.threshold);
+    const index = new RolloutIndex();
     const next: DocumentAnalysis = { uri, index, summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;

@@ -11,7 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { ScorerChoice } from '../protocol/analysis';
+import type { ScorerChoice } from '../core/scorerChoice';
 import { settingIds } from './settingIds';
 
 /** A setting's value at each level, as `WorkspaceConfiguration.inspect` reports it. */

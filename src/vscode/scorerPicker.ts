@@ -3,7 +3,7 @@
  * endpoint), and a way to set the folder or the endpoint when a model scorer has none.
  */
 import * as vscode from 'vscode';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import type { TrustedValue } from './scorerChoice';
 import { readModelSettings } from './scoringSettings';
 import { commandIds } from './commandIds';

@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { defaultCacheDir } from '../scoring/cache/identity';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
 import type { ModelConfig } from '../protocol/modelConfig';
+import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type SettingLevels, type TrustedValue } from './scorerChoice';
 import { settingIds } from './settingIds';
 

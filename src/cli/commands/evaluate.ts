@@ -6,7 +6,8 @@
  * labels). A solution the scorer could not score counts as a miss, as in ProcessBench.
  */
 import { basename } from 'node:path';
-import { evaluateFirstError, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
+import { evaluateFirstError, evaluationItems, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
+import { formatPercent } from '../../core/presentation/numbers';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
@@ -22,11 +23,9 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     for (const file of args.positionals) {
       const analysis = await analyseFile(file, { settings: args.settings, ...scoring, keepText: true }, io);
       const subset = basename(file).replace(/\.(jsonl?|json)$/i, '');
+      items.push(...evaluationItems(analysis.rollouts, subset));
       for (const r of analysis.rollouts) {
-        const first = r.stepLabels ? (r.stepLabels.some((l) => l === -1) ? r.stepLabels.indexOf(-1) : -1) : null;
-        if (first === null) continue;
-        if (r.unscoredReason !== null) unscored.push(`${file}:${r.line}: ${r.unscoredReason}`);
-        items.push({ subset, stepScores: r.stepScores, firstErrorStep: first, ...(r.unscoredReason !== null ? { isUnscored: true } : {}) });
+        if (r.stepLabels && r.unscoredReason !== null) unscored.push(`${file}:${r.line}: ${r.unscoredReason}`);
       }
     }
   });
@@ -55,7 +54,7 @@ function scaleNote(scorer: string): string {
 }
 
 function renderEvaluation(report: EvaluationReport, best: EvaluationReport | null, scorer: string): string {
-  const pct = (x: number | null): string => (x === null ? '   n/a' : `${(100 * x).toFixed(1)}%`.padStart(6));
+  const pct = (x: number | null): string => (x === null ? '   n/a' : formatPercent(x).padStart(6));
   const width = Math.max(8, ...report.subsets.map((s) => s.subset.length)) + 1;
   const rows = [
     `first-error evaluation (scorer: ${scorer}, threshold ${report.threshold})`,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepScoring } from '../../../src/core/model';
 import type { ModelConfig } from '../../../src/protocol/modelConfig';
-import { chainChoiceFor } from '../../../src/scoring/chain';
+import { createScorerChain } from '../../../src/scoring/chain';
 import { analyseWithModel, type ModelAnalysisOptions } from '../../../src/scoring/modelAnalysis';
 import { ModelScorers, openModelScorer } from '../../../src/scoring/modelScorers';
 import type { ScoreItem, Scorer } from '../../../src/scoring/scorer';
@@ -65,10 +65,11 @@ function options(models: ModelScorers, overrides: Partial<ModelAnalysisOptions> 
 
 describe('which chain a user choice runs', () => {
   it('forces the model for onnx and http, and falls back to the checker without one', () => {
-    expect(chainChoiceFor('onnx', true)).toBe('model');
-    expect(chainChoiceFor('http', false)).toBe('checker');
-    expect(chainChoiceFor('auto', true)).toBe('auto');
-    expect(chainChoiceFor('file', true)).toBe('file');
+    const model = new FakeScorer();
+    expect(createScorerChain('onnx', model).info.label).toBe(model.info.label);
+    expect(createScorerChain('http').info.kind).toBe('checker');
+    expect(createScorerChain('auto', model).info.label).toBe(`file, else ${model.info.label}`);
+    expect(createScorerChain('file', model).info.kind).toBe('file');
   });
 });
 

@@ -50,7 +50,7 @@ describe('the group view’s data', () => {
 
   it('an unscored rollout has no scores to rank (not an empty list)', () => {
     const r = summariseRollout(analysis.rollouts[0]!);
-    expect(rankScores({ ...r, decision: { ...r.decision, reason: 'not-ranked-no-scores' } })).toBeNull();
+    expect(rankScores({ ...r, isScored: false })).toBeNull();
     expect(rankScores(r)).toEqual(r.stepScores);
   });
 });
