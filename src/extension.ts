@@ -3,6 +3,7 @@
  */
 import * as vscode from 'vscode';
 import { AnalysisClient } from './vscode/analysisClient';
+import { ApiKeyStore, registerApiKeyCommands } from './vscode/apiKey';
 import { AnalysisStore } from './vscode/analysisStore';
 import { RolloutCodeLensProvider } from './vscode/codeLens';
 import { registerCommands } from './vscode/commands';
@@ -17,6 +18,7 @@ import { createPanelFeature } from './vscode/panel/panelFeature';
 import { createRunFeature } from './vscode/run/runFeature';
 import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
+import { SendGuard } from './vscode/sendGuard';
 import { createSetupFeature } from './vscode/setupFeature';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
@@ -25,12 +27,17 @@ import { StatusBar } from './vscode/statusBar';
 /** When the bundle was loaded: activation time counts from here. */
 const loadStartedAt = performance.now();
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const metrics = Metrics.fromEnvironment();
+  const apiKeys = new ApiKeyStore(context.secrets);
+  context.subscriptions.push(apiKeys);
+  // Read before the first analysis, so a served model gets its key from the first request.
+  await apiKeys.load();
+  const apiKey = (): string | undefined => apiKeys.current;
   const settings = new LiveSettings();
   const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
-  const environment = modelEnvironment(context);
-  const store = new AnalysisStore(client, scorerPlanner(environment));
+  const environment = modelEnvironment(context, apiKey);
+  const store = new AnalysisStore(client, scorerPlanner(environment), new SendGuard(apiKey));
   const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
@@ -55,9 +62,12 @@ export function activate(context: vscode.ExtensionContext): void {
       client.configureModel(store.currentPlan().model);
     }),
     ...trackDocuments(store, settings),
+    // A new key reaches the worker's model at once (the configuration key changes with it).
+    apiKeys.onDidChange(() => client.configureModel(store.currentPlan().model)),
     ...registerCommands({ store, views, notices }),
+    ...registerApiKeyCommands(apiKeys),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
-    createSetupFeature({ extension: context.extension }),
+    createSetupFeature({ extension: context.extension, apiKey }),
     createRunFeature({
       extensionUri: context.extensionUri,
       workerPath: context.asAbsolutePath('dist/trendWorker.js'),

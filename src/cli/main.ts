@@ -8,6 +8,7 @@ import { doctorCommand } from './commands/doctor';
 import { trendCommand } from './commands/trend';
 import { HELP } from './help';
 import { UsageError } from './args';
+import { EndpointError } from '../scoring/endpoints/request';
 import { EXIT_USAGE, type CliIo, type Command } from './io';
 
 const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand };
@@ -34,6 +35,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof UsageError) io.stderr(`prof-lens ${name}: ${message}\n`);
+    // A server that cannot be used (or answers wrongly) is the user's configuration to fix: a message, not a trace.
+    else if (error instanceof EndpointError) io.stderr(`prof-lens ${name}: ${message}\n`);
     else if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') io.stderr(`prof-lens ${name}: cannot read or write ${(error as NodeJS.ErrnoException).path ?? 'a file'}: ${code}\n`);
     else io.stderr(`prof-lens ${name}: ${error instanceof Error && error.stack ? error.stack : message}\n`);
     return EXIT_USAGE;

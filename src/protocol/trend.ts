@@ -7,7 +7,8 @@
  */
 import type { ProfSettings } from '../core/settings';
 import type { FileFigures } from '../core/run/runSummary';
-import type { ModelConfig, ScorerChoice } from './analysis';
+import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
+import { isModelConfig, type ModelConfig } from './modelConfig';
 
 export interface SummariseRequest {
   type: 'summarise';
@@ -66,15 +67,13 @@ function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-const SCORERS: readonly string[] = ['auto', 'file', 'checker', 'onnx', 'http'];
-
 /** Checks a message the worker receives. */
 export function isHostToSummaryWorker(value: unknown): value is HostToSummaryWorker {
   if (!isRecord(value)) return false;
   switch (value['type']) {
     case 'summarise':
       return isId(value['id']) && typeof value['file'] === 'string' && isRecord(value['settings'])
-        && typeof value['scorer'] === 'string' && SCORERS.includes(value['scorer']) && (value['model'] === null || isRecord(value['model']));
+        && isScorerChoice(value['scorer']) && isModelConfig(value['model']);
     case 'cancel':
       return isId(value['id']);
     case 'shutdown':

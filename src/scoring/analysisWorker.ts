@@ -11,8 +11,10 @@ import {
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
+  type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 
@@ -28,6 +30,8 @@ const analyses = new Map<string, FileAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
+/** Analyses waiting for the user's answer about sending rollouts to a critic. */
+const consents = new Map<number, (isGranted: boolean) => void>();
 
 function post(message: WorkerToHost): void {
   port?.postMessage(message);
@@ -37,6 +41,21 @@ async function readSource(request: AnalyseRequest): Promise<string> {
   return request.source.kind === 'text' ? request.source.text : readFile(request.source.path, 'utf8');
 }
 
+/** Asks the host, and waits (a cancel answers no). */
+function askConsent(requestId: number, plan: SendPlan, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const answer = (isGranted: boolean): void => {
+      consents.delete(requestId);
+      signal.removeEventListener('abort', onAbort);
+      resolve(isGranted);
+    };
+    const onAbort = (): void => answer(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    consents.set(requestId, answer);
+    post({ type: 'consent', requestId, plan });
+  });
+}
+
 async function analyse(request: AnalyseRequest): Promise<void> {
   const controller = new AbortController();
   running.set(request.requestId, controller);
@@ -44,7 +63,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   let lastProgress = 0;
   try {
     const text = await readSource(request);
-    const { analysis, modelError } = await analyseWithModel(text, {
+    const { analysis, modelError, modelDeclined, endpoints } = await analyseWithModel(text, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -52,16 +71,17 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       models,
       shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
-      onProgress: (done, total, activity) => {
+      onProgress: (done, total, activity, endpoints) => {
         const now = performance.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
         lastProgress = now;
-        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}) });
+        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) });
       },
+      ...(request.shouldConfirmSend ? { confirmSend: (plan: SendPlan) => askConsent(request.requestId, plan, controller.signal) } : {}),
     });
     if (controller.signal.aborted) throw new Error('cancelled');
     analyses.set(request.documentKey, analysis);
-    sendResults({ request, analysis, durationMs: performance.now() - started, modelError });
+    sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints } });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
     post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
@@ -84,10 +104,11 @@ interface Results {
   request: AnalyseRequest;
   analysis: FileAnalysis;
   durationMs: number;
-  modelError: string | undefined;
+  /** What the summary says about the model. */
+  model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined };
 }
 
-function sendResults({ request, analysis, durationMs, modelError }: Results): void {
+function sendResults({ request, analysis, durationMs, model }: Results): void {
   const { requestId } = request;
   const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
     .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
@@ -101,7 +122,9 @@ function sendResults({ request, analysis, durationMs, modelError }: Results): vo
       settings: analysis.settings,
       rolloutCount: analysis.rollouts.length,
       durationMs,
-      ...(modelError === undefined ? {} : { modelError }),
+      ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
+      ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),
+      ...(model.endpoints === undefined ? {} : { endpoints: model.endpoints }),
     },
   });
   outboxes.set(requestId, outbox);
@@ -155,6 +178,9 @@ port?.on('message', (message: unknown) => {
       break;
     case 'configure':
       void models.configure(message.model);
+      break;
+    case 'consentReply':
+      consents.get(message.requestId)?.(message.isGranted);
       break;
     case 'shutdown':
       // The model's own worker thread is terminated before this one ends.

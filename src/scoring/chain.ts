@@ -4,22 +4,12 @@
  * judgement a step score is.
  */
 import type { StepScoring } from '../core/model';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { PreparedRollout } from '../core/prepare';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';
 
-/** `auto`: file scores where present, else the model (if one is configured), else the checker. */
-export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
-
-/**
- * The chain for a user's choice (`auto`, `file`, `checker`, `onnx`, `http`): naming a model's kind
- * forces the model, and without one that choice scores with the checker (the caller says why).
- */
-export function chainChoiceFor(choice: ScorerChoice | 'onnx' | 'http', hasModel: boolean): ScorerChoice {
-  if (choice === 'onnx' || choice === 'http' || choice === 'model') return hasModel ? 'model' : 'checker';
-  return choice;
-}
 
 export interface ScorerChain {
   readonly info: ScorerInfo;
@@ -28,9 +18,13 @@ export interface ScorerChain {
   dispose(): Promise<void>;
 }
 
-/** Build the chain for a choice; `model` is required for the `model` choice. */
-export function createScorerChain(choice: ScorerChoice, model?: Scorer): ScorerChain {
-  if (choice === 'model' && !model) throw new Error('the model scorer was chosen but no model is configured (give --model DIR or --url URL)');
+/**
+ * Build the chain for a user's choice. `auto`: file scores where present, else `model` when given,
+ * else the checker. A model kind (`onnx`, `http`) forces `model`; without one it scores with the
+ * checker (the caller says why).
+ */
+export function createScorerChain(requested: ScorerChoice, model?: Scorer): ScorerChain {
+  const choice = isModelChoice(requested) && !model ? 'checker' : requested;
   let checker: Scorer | null = null;
   const fallback = (): Scorer => model ?? (checker ??= createCheckerScorer());
   const info: ScorerInfo =

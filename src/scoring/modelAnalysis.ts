@@ -6,14 +6,20 @@
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
 import type { ProfSettings } from '../core/settings';
-import type { ModelConfig, ScorerChoice } from '../protocol/analysis';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
+import type { SendPlan } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
+import type { ModelConfig } from '../protocol/modelConfig';
 import { analyseText } from './analyse';
-import { chainChoiceFor } from './chain';
+import { planCriticSend } from './critic/sendPlan';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
 
-/** What the caller learns while the analysis runs; `activity` names slow phases (loading, scoring). */
-export type ModelAnalysisProgress = (done: number, total: number, activity?: string) => void;
+/**
+ * What the caller learns while the analysis runs; `activity` names slow phases (loading,
+ * scoring), `endpoints` the state of a served model's endpoints.
+ */
+export type ModelAnalysisProgress = (done: number, total: number, activity?: string, endpoints?: EndpointStatus[]) => void;
 
 /** One analysis request. */
 export interface ModelAnalysisOptions {
@@ -25,23 +31,28 @@ export interface ModelAnalysisOptions {
   shouldRetryModel?: boolean;
   signal: AbortSignal;
   onProgress?: ModelAnalysisProgress;
+  /** Asked before any rollout goes to a critic; without it, rollouts are sent unasked (the CLI). */
+  confirmSend?: (plan: SendPlan) => Promise<boolean>;
 }
 
 /** The analysis, and why the configured model did not score it when it did not. */
 export interface ModelAnalysis {
   analysis: FileAnalysis;
   modelError?: string;
+  /** What the user declined to send to the critic. */
+  modelDeclined?: string;
+  endpoints?: EndpointStatus[];
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
-  return choice === 'auto' || choice === 'onnx' || choice === 'http';
+  return choice === 'auto' || isModelChoice(choice);
 }
 
 /** Short enough for a status bar: the folder's name, the server's host. */
 function openingActivity(config: ModelConfig): string {
   if (config.kind === 'onnx') return `loading ONNX model ${basename(config.modelDir) || config.modelDir}`;
-  const host = URL.canParse(config.url) ? new URL(config.url).host : config.url;
-  return `connecting to ${host}`;
+  const hosts = config.urls.map((u) => (URL.canParse(u) ? new URL(u).host : u));
+  return `connecting to ${hosts.length === 1 ? hosts[0] : `${hosts.length} endpoints`}`;
 }
 
 async function acquire(options: ModelAnalysisOptions): Promise<{ scorer?: Scorer; error?: string }> {
@@ -52,16 +63,37 @@ async function acquire(options: ModelAnalysisOptions): Promise<{ scorer?: Scorer
   return 'scorer' in result ? { scorer: result.scorer } : { error: result.error };
 }
 
+function endpointsOf(scorer: Scorer | undefined): EndpointStatus[] | undefined {
+  const endpoints = scorer?.endpointStatus?.();
+  return endpoints && endpoints.length > 0 ? endpoints : undefined;
+}
+
 function run(text: string, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<FileAnalysis> {
   const activity = modelScorer ? `scoring with ${modelScorer.info.label}` : undefined;
   return analyseText(text, {
     fileName: options.fileName,
     settings: options.settings,
-    scorer: chainChoiceFor(options.scorer, modelScorer !== undefined),
+    scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
-    onProgress: (done, total) => options.onProgress?.(done, total, activity),
+    onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)),
   });
+}
+
+/** Null when sending may go ahead; otherwise what the user declined to send. */
+async function declined(text: string, options: ModelAnalysisOptions, scorer: Scorer): Promise<string | null> {
+  const config = options.model;
+  if (config?.kind !== 'critic' || !options.confirmSend) return null;
+  options.onProgress?.(0, 0, 'counting what the critic would receive');
+  const plan = await planCriticSend({ text, fileName: options.fileName, settings: options.settings, config, scorer });
+  if (plan.rollouts === 0) return null;
+  options.onProgress?.(0, 0, `waiting for your OK to send ${plan.rollouts} rollouts`);
+  if (await options.confirmSend(plan)) return null;
+  options.signal.throwIfAborted();
+  const hosts = plan.urls.map((u) => (URL.canParse(u) ? new URL(u).host : u)).join(', ');
+  const rollouts = `${plan.rollouts} rollout${plan.rollouts === 1 ? '' : 's'}`;
+  return `You did not agree to send ${rollouts} to the critic at ${hosts}, so the checker scored this file. `
+    + 'Re-score File asks again.';
 }
 
 /** Analyses `text` with the configured model where it works, else without it. */
@@ -72,11 +104,17 @@ export async function analyseWithModel(text: string, options: ModelAnalysisOptio
     return error === undefined ? { analysis } : { analysis, modelError: error };
   }
   try {
-    return { analysis: await run(text, options, scorer) };
+    const notSent = await declined(text, options, scorer);
+    if (notSent !== null) return { analysis: await run(text, options, undefined), modelDeclined: notSent };
+    const analysis = await run(text, options, scorer);
+    const endpoints = endpointsOf(scorer);
+    return endpoints ? { analysis, endpoints } : { analysis };
   } catch (failure) {
     if (options.signal.aborted || !options.model) throw failure;
     const modelError = describeModelFailure(options.model, failure, 'scoring');
+    const endpoints = endpointsOf(scorer);
     await options.models.fail(options.model, modelError);
-    return { analysis: await run(text, options, undefined), modelError };
+    const analysis = await run(text, options, undefined);
+    return endpoints ? { analysis, modelError, endpoints } : { analysis, modelError };
   }
 }

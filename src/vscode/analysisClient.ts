@@ -9,11 +9,13 @@ import {
   type AnalyseRequest,
   type AnalysisSummary,
   type HostToWorker,
-  type ModelConfig,
   type RolloutDetail,
   type RolloutSummary,
+  type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
+import type { ModelConfig } from '../protocol/modelConfig';
 
 /** A finished analysis as the host keeps it. */
 export interface HostAnalysis {
@@ -23,9 +25,11 @@ export interface HostAnalysis {
 
 /** Callbacks for one analysis; `onChunk` lets the caller decorate before the last chunk arrives. */
 export interface AnalyseCallbacks {
-  /** `activity` names a slow phase (loading a model, scoring with it). */
-  onProgress?: (done: number, total: number, activity?: string) => void;
+  /** `activity` names a slow phase (loading a model, scoring with it); `endpoints`, a served model's endpoints. */
+  onProgress?: (done: number, total: number, activity?: string, endpoints?: EndpointStatus[]) => void;
   onChunk?: (rollouts: readonly RolloutSummary[]) => void;
+  /** Asked before rollouts go to a critic; no answer → nothing is sent. */
+  onConsent?: (plan: SendPlan) => Promise<boolean>;
 }
 
 /** A request in flight: cancel it, or await its result. */
@@ -75,7 +79,10 @@ export class AnalysisClient implements vscode.Disposable {
         onMessage: (message) => {
           switch (message.type) {
             case 'progress':
-              callbacks.onProgress?.(message.done, message.total, message.activity);
+              callbacks.onProgress?.(message.done, message.total, message.activity, message.endpoints);
+              break;
+            case 'consent':
+              void this.answerConsent(requestId, message.plan, callbacks.onConsent);
               break;
             case 'rollouts':
               rollouts.push(...message.rollouts);
@@ -137,6 +144,11 @@ export class AnalysisClient implements vscode.Disposable {
     // The worker closes its model (and that model's own thread) itself; terminate it if it hangs.
     this.post({ type: 'shutdown' });
     setTimeout(() => void this.worker.terminate(), SHUTDOWN_GRACE_MS).unref();
+  }
+
+  private async answerConsent(requestId: number, plan: SendPlan, ask: AnalyseCallbacks['onConsent']): Promise<void> {
+    const isGranted = ask ? await ask(plan).catch(() => false) : false;
+    if (this.pending.has(requestId)) this.post({ type: 'consentReply', requestId, isGranted });
   }
 
   private post(message: HostToWorker): void {

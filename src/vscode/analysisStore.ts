@@ -4,10 +4,12 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
 import { CancelledError, type AnalysisClient } from './analysisClient';
 import { RolloutIndex } from './rolloutIndex';
 import type { ScorerNotice } from './scorerChoice';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
+import type { SendGuard } from './sendGuard';
 import { readSettings, type ExtensionSettings } from './settings';
 
 /** The analysis of one document (or of one large file read from disk). */
@@ -30,10 +32,12 @@ export interface AnalysisProgress {
   message?: string;
   /** A slow phase worth naming: loading a model, scoring with it. */
   activity?: string;
+  /** A served model's endpoints while it scores. */
+  endpoints?: EndpointStatus[];
 }
 
 /** How to (re-)analyse: a re-score retries a model that failed before. */
-export interface AnalyseOptions {
+export interface ReanalyseOptions {
   shouldRetryModel?: boolean;
 }
 
@@ -49,7 +53,7 @@ interface StartRequest {
   fileName: string;
   source: AnalysisSource;
   version: number;
-  options: AnalyseOptions;
+  options: ReanalyseOptions;
 }
 
 /** Lines beyond the visible ones whose rollouts are also sent first. */
@@ -87,10 +91,14 @@ export class AnalysisStore implements vscode.Disposable {
   /** An analysis started, advanced, finished or failed. */
   readonly onDidProgress = this.progress.event;
 
-  /** Without a planner no model is used (the choice still applies, with the checker for `onnx`/`http`). */
+  /**
+   * Without a planner no model is used (the choice still applies, with the checker for `onnx`,
+   * `http`, `critic`); without a guard nothing is ever sent to a critic.
+   */
   constructor(
     private readonly client: AnalysisClient,
     private readonly planner?: ScorerPlanner,
+    private readonly guard?: SendGuard,
   ) {}
 
   /** The latest analysis of a document, if any. */
@@ -106,7 +114,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a document now, cancelling an earlier request for it. */
-  analyseDocument(document: vscode.TextDocument, options: AnalyseOptions = {}): void {
+  analyseDocument(document: vscode.TextDocument, options: ReanalyseOptions = {}): void {
     if (document.isClosed || !isRolloutDocument(document)) return;
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
@@ -116,7 +124,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
-  analyseFile(uri: vscode.Uri, options: AnalyseOptions = {}): void {
+  analyseFile(uri: vscode.Uri, options: ReanalyseOptions = {}): void {
     this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1, options });
   }
 
@@ -176,11 +184,13 @@ export class AnalysisStore implements vscode.Disposable {
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
     const plan = this.currentPlan(uri);
-    const index = new RolloutIndex(settings.threshold);
+    const index = new RolloutIndex();
     const next: DocumentAnalysis = { uri, index, summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
+    this.guard?.noteModel(plan.model);
+    const guard = plan.model?.kind === 'critic' ? this.guard : undefined;
     const job = this.client.analyse(
       {
         documentKey: uri.toString(),
@@ -190,10 +200,13 @@ export class AnalysisStore implements vscode.Disposable {
         scorer: plan.choice,
         model: plan.model,
         shouldRetryModel: request.options.shouldRetryModel === true,
+        shouldConfirmSend: guard !== undefined,
         priorityLines: visibleLines(uri),
       },
       {
-        onProgress: (done, total, activity) => this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}) }),
+        onProgress: (done, total, activity, endpoints) =>
+          this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) }),
+        ...(guard ? { onConsent: (sendPlan) => guard.confirm(sendPlan) } : {}),
         onChunk: (rollouts: readonly RolloutSummary[]) => {
           index.add(rollouts);
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
@@ -213,6 +226,8 @@ export class AnalysisStore implements vscode.Disposable {
     analysis.summary = summary;
     if (summary.modelError !== undefined) {
       analysis.scorerNotice = { short: 'model failed', message: summary.modelError, isError: true };
+    } else if (summary.modelDeclined !== undefined) {
+      analysis.scorerNotice = { short: 'critic not used', message: summary.modelDeclined, isError: false, isQuiet: true };
     }
     entry.analysis = analysis;
     this.updates.fire({ uri: analysis.uri, isFinal: true });

@@ -21,6 +21,8 @@ export const commandIds = {
   checkSetup: 'profLens.checkSetup',
   openExample: 'profLens.openExample',
   showGpuSetup: 'profLens.showGpuSetup',
+  setApiKey: 'profLens.setApiKey',
+  clearApiKey: 'profLens.clearApiKey',
   openTrainingRun: 'profLens.openTrainingRun',
 } as const;
 

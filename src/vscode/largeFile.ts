@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
-import { formatScore, outcomeSymbol, reasonLabel, weakestStep } from './presentation';
+import { formatScore } from '../core/presentation/numbers';
+import { outcomeSymbol } from '../core/presentation/outcomeWords';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import type { RolloutViewProvider } from './rolloutView';
 
 /** Items in the picker: suspected false positives first, then file order. */
@@ -52,9 +54,9 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   const ordered = [...index.all].sort((a, b) => Number(b.falsePositive.suspected) - Number(a.falsePositive.suspected));
   const choice = await vscode.window.showQuickPick(
     ordered.slice(0, MAX_PICKS).map((r) => ({
-      label: `${outcomeSymbol(r)} line ${r.line}${r.index > 0 ? ` #${r.index + 1}` : ''}`,
-      description: `${reasonLabel(r.decision.reason)} · weakest ${formatScore(weakestStep(r)?.score)}`,
-      detail: r.falsePositive.suspected ? `⚠ suspected false positive (${r.falsePositive.rules.join(', ')})` : undefined,
+      label: `${outcomeSymbol(r.outcome.kind)} line ${r.line}${r.index > 0 ? ` #${r.index + 1}` : ''}`,
+      description: `${reasonLabel(r.decision.reason)} · weakest ${formatScore(r.weakestStep?.score)}`,
+      detail: r.falsePositive.suspected ? `⚠ suspected false positive (${falsePositiveRulesText(r.falsePositive.rules)}): ${r.evidence ?? ''}` : undefined,
       id: r.id,
     })),
     { title: `${index.size} rollouts — pick one to read`, matchOnDescription: true },

@@ -54,8 +54,7 @@ function viewTarget(views: RolloutViewProvider, editor: vscode.TextEditor, targe
       candidates.push(placed.headerLine);
     } else if (target === 'nextLowStep' || target === 'previousLowStep') {
       for (const step of placed.steps) {
-        const score = rollout.stepScores[step.step];
-        if (typeof score === 'number' && score < (views.thresholdOf(editor.document.uri) ?? 0.5)) candidates.push(step.headerLine);
+        if (rollout.lowSteps.includes(step.step)) candidates.push(step.headerLine);
       }
     }
   });

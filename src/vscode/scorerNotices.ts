@@ -40,7 +40,7 @@ export class ScorerNotices implements vscode.Disposable {
   }
 
   private show(notice: ScorerNotice): void {
-    if (this.shown.has(notice.message)) return;
+    if (notice.isQuiet || this.shown.has(notice.message)) return;
     this.shown.add(notice.message);
     const text = `PROF Lens: ${notice.message}`;
     const shown = notice.isError

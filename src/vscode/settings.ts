@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
 
 /** Everything the extension reads from settings, validated. */

@@ -2,11 +2,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchModule, BenchResult } from './types';
 import * as core from './core';
+import * as endpoints from './endpoints';
 import * as grading from './grading';
 import * as scoring from './scoring';
 import * as trend from './trend';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, trend };
+const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, trend };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => a in MODULES);

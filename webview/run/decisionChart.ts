@@ -4,7 +4,7 @@
  * other surface uses for it.
  */
 import { h, svg, svgTitle } from '../dom';
-import { reasonLabel } from '../words';
+import { reasonLabel } from '../../src/core/presentation/reasonWords';
 import type { RunView } from '../../src/protocol/run';
 import { columnWidth, linearScale, niceMax, reasonOrder, stackedColumns } from './trendGeometry';
 import { PLOT, valueAxis, type ChartContent } from './trendChart';

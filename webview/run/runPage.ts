@@ -5,7 +5,7 @@
  * element, focus and cursor.
  */
 import { h, replaceChildren } from '../dom';
-import { formatPercent } from '../words';
+import { formatPercent } from '../../src/core/presentation/numbers';
 import type { RunDashboardData, RunView } from '../../src/protocol/run';
 import type { RunChannel } from './runChannel';
 import { TrendChart, type ChartEvents } from './trendChart';

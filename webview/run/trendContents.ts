@@ -4,7 +4,9 @@
  * the shaded step-count penalty zones, and the words of tooltips and readouts.
  */
 import { svg } from '../dom';
-import { formatPercent } from '../words';
+import { formatPercent } from '../../src/core/presentation/numbers';
+import { penaltyZoneLabels } from '../../src/core/presentation/penaltyWords';
+import { penaltyBounds } from '../../src/core/prof';
 import type { RunSettings, RunStepPoint, RunView } from '../../src/protocol/run';
 import { linePath, linearScale, niceMax, type Scale } from './trendGeometry';
 import { PLOT, stepPoint, valueAxis, type ChartContent } from './trendChart';
@@ -103,14 +105,15 @@ function nullable(v: number | null, y: Scale): number | null {
   return v === null ? null : y(v);
 }
 
-/** The step-count penalty as bands over H: collapse to one step, and runaway length. */
+/** The step-count penalty as bands over H, in the words every surface uses: collapse to one step, and runaway length. */
 export function penaltyBands(settings: RunSettings): { bands: NonNullable<LineChartSpec['bands']>; highFrom: number } {
-  const highFrom = settings.penalty === 'card' ? settings.maxSteps : 31;
+  const { shortest, longest } = penaltyBounds(settings.penalty, settings.maxSteps);
+  const labels = penaltyZoneLabels(settings);
   return {
-    highFrom,
+    highFrom: longest,
     bands: [
-      { from: 0, to: 1, label: settings.penalty === 'card' ? 'H ≤ 1' : 'H < 2' },
-      { from: highFrom, to: Number.POSITIVE_INFINITY, label: settings.penalty === 'card' ? `H ≥ ${settings.maxSteps}` : 'H > 30' },
+      { from: 0, to: shortest, label: labels.short },
+      { from: longest, to: Number.POSITIVE_INFINITY, label: labels.long },
     ],
   };
 }

@@ -12,7 +12,7 @@ import { openAtomicWriter, withStepScores, type StepScoresMeta } from '../../sco
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
 import { readFileLines, type FileLine } from '../fileLines';
-import { createModelScorer } from '../scorerOptions';
+import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
 const BATCH_LINES = 64;
@@ -21,10 +21,10 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
   const file = args.positionals[0];
   const output = args.values.get('-o');
-  if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)');
+  if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   if (resolve(io.cwd, output) === resolve(io.cwd, file)) throw new UsageError('the output file must not be the input file (the input is never modified)');
   const model = await createModelScorer(args, io);
-  if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder) or --url <endpoint> (vLLM)');
+  if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(output);
   let problems = 0;
   try {
@@ -43,6 +43,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     await writer.abort();
     throw error;
   } finally {
+    reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
   io.stderr(`${file}: step scores written to ${output}\n`);

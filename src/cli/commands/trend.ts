@@ -60,6 +60,7 @@ function progressLine(io: CliIo): { update: (p: RunProgress) => void; end: () =>
 interface Plan {
   summarise: FileSummariser;
   parallelism: number;
+  /** What the summaries depend on of the scorer; null when that is not known (they are then not cached). */
   scorer: unknown;
   code: string;
   dispose: () => Promise<void>;
@@ -76,14 +77,15 @@ async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> 
         scorerLabel: createScorerChain(scoring.scorer, modelScorer).info.label,
       }),
       parallelism: 2,
-      scorer: { choice: scoring.scorer, ...modelScorer.info },
+      // The model's own identity (content hash, served identity) when its scores are cached; without one, no summary is cached.
+      scorer: modelScorer.modelIdentity === undefined ? null : { choice: scoring.scorer, model: modelScorer.modelIdentity },
       code: await codeIdentity(__filename),
       dispose: () => Promise.resolve(),
     };
   }
   const workerPath = trendWorkerPath();
   const pool = new SummaryPool(workerPath, jobsOf(args));
-  const choice = scoring.scorer === 'model' ? 'auto' : scoring.scorer;
+  const choice = scoring.scorer;
   return {
     summarise: (file, options) => pool.summarise({ file, settings, scorer: choice, model: null }, options),
     parallelism: pool.size,
@@ -103,7 +105,7 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     const plan = await planFor(args, scoring);
     const progress = progressLine(io);
     try {
-      const cache = cacheDir === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
+      const cache = cacheDir === null || plan.scorer === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
       const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;
       });

@@ -5,7 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isHostToSummaryWorker, type SummariseRequest, type SummaryWorkerToHost } from '../../protocol/trend';
-import { chainChoiceFor, createScorerChain } from '../../scoring/chain';
+import { isModelChoice } from '../../core/scorerChoice';
+import { createScorerChain } from '../../scoring/chain';
 import { ModelScorers } from '../../scoring/modelScorers';
 import type { Scorer } from '../../scoring/scorer';
 import { summariseRecords } from '../../scoring/trend/summariseRecords';
@@ -22,7 +23,7 @@ function post(message: SummaryWorkerToHost): void {
 }
 
 async function modelFor(request: SummariseRequest): Promise<{ scorer?: Scorer; error?: string }> {
-  const wantsModel = request.scorer === 'auto' || request.scorer === 'onnx' || request.scorer === 'http';
+  const wantsModel = request.scorer === 'auto' || isModelChoice(request.scorer);
   if (!request.model || !wantsModel) return {};
   const result = await models.acquire(request.model);
   return 'scorer' in result ? { scorer: result.scorer } : { error: result.error };
@@ -34,7 +35,8 @@ async function summarise(request: SummariseRequest): Promise<void> {
   let lastProgress = 0;
   try {
     const model = await modelFor(request);
-    const choice = chainChoiceFor(request.scorer, model.scorer !== undefined);
+    // A model kind without a model (it failed to open) scores with the checker; the chain sees to that.
+    const choice = request.scorer;
     const onBytes = (bytes: number): void => {
       const now = performance.now();
       if (now - lastProgress < PROGRESS_INTERVAL_MS) return;

@@ -11,7 +11,7 @@ import { partFromAnalysis, type StepPart } from '../../core/run/stepSummary';
 import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';
 import type { FileFigures } from '../../core/run/runSummary';
 import { Analyzer } from '../analyse';
-import type { ScorerChoice } from '../chain';
+import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorer';
 
 /** Records and unreadable lines, as a file's reader yields them batch by batch. */

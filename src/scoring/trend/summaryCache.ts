@@ -47,13 +47,17 @@ export async function codeIdentity(path: string): Promise<string> {
   return info ? `${path}:${info.size}:${info.mtimeMs}` : path;
 }
 
-/** The cache of run summaries under `dir/trend`, for one identity. */
-export function createSummaryCache(dir: string, identity: string): SummaryCache {
+/**
+ * The cache of run summaries under `dir/trend`, for one identity (or one still being worked out,
+ * such as a model folder's content hash: the cache waits for it).
+ */
+export function createSummaryCache(dir: string, identityOf: string | Promise<string>): SummaryCache {
   const folder = join(dir, 'trend');
-  const entryPath = (file: string): string => join(folder, `${createHash('sha256').update(identity).update('\0').update(resolve(file)).digest('hex').slice(0, 40)}.json`);
+  const entryPath = async (file: string): Promise<string> => join(folder, `${createHash('sha256').update(await identityOf).update('\0').update(resolve(file)).digest('hex').slice(0, 40)}.json`);
   return {
     async get(file, stamp) {
-      const text = await readFile(entryPath(file), 'utf8').catch(() => null);
+      const identity = await identityOf;
+      const text = await readFile(await entryPath(file), 'utf8').catch(() => null);
       if (text === null) return null;
       try {
         const entry = JSON.parse(text) as Entry;
@@ -66,9 +70,9 @@ export function createSummaryCache(dir: string, identity: string): SummaryCache 
       }
     },
     async set(summary) {
-      const path = entryPath(summary.file);
+      const path = await entryPath(summary.file);
       const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      const entry: Entry = { version: ENTRY_VERSION, identity, summary };
+      const entry: Entry = { version: ENTRY_VERSION, identity: await identityOf, summary };
       try {
         await mkdir(folder, { recursive: true });
         await writeFile(temporary, JSON.stringify(entry));

@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { FileFigures } from '../../core/run/runSummary';
 import type { ProfSettings } from '../../core/settings';
-import type { ModelConfig, ScorerChoice } from '../../protocol/analysis';
+import type { ScorerChoice } from '../../core/scorerChoice';
+import type { ModelConfig } from '../../protocol/modelConfig';
 import { isSummaryWorkerToHost, type HostToSummaryWorker, type SummaryWorkerToHost } from '../../protocol/trend';
 
 /** One file to summarise, and how. */

@@ -3,7 +3,8 @@
  * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
  * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
  */
-import { decideAll } from '../../core/groups';
+import { decideAll, NOT_SUSPECTED } from '../../core/groups';
+import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { keptLineText } from '../../core/keptLines';
 import { readText } from '../../core/reader';
@@ -21,12 +22,12 @@ export function decideFile(rollouts: readonly RolloutSummary[], settings: ProfSe
     scores: rankScores(r),
   }));
   const decided = decideAll(members, settings);
-  return rollouts.map((r, i) => ({
-    ...r,
-    decision: decided.decisions[i] ?? r.decision,
-    falsePositive: decided.falsePositives[i] ?? r.falsePositive,
-    firstLowStep: decided.firstLowSteps[i] ?? null,
-  }));
+  return rollouts.map((r, i) => {
+    const decision = decided.decisions[i] ?? r.decision;
+    const falsePositive = decided.falsePositives[i] ?? r.falsePositive;
+    const facts = rolloutFacts({ stepScores: r.stepScores, stepNotes: r.stepNotes, isScored: r.isScored, steps: decision.steps, falsePositive }, settings);
+    return { ...r, ...facts, decision, falsePositive };
+  });
 }
 
 function records(rollouts: readonly RolloutSummary[]): Record<string, unknown>[] {
@@ -62,7 +63,8 @@ export function decisionsCsv(rollouts: readonly RolloutSummary[]): string {
 function emptyRollout(): RolloutSummary {
   return {
     id: 0, line: 0, index: 0, group: '', gold: null, rawSteps: null, stepScores: [], stepNotes: [], scorer: '',
-    outcome: { kind: 'unknown', source: 'none' }, firstLowStep: null, falsePositive: { suspected: false, rules: [] },
+    outcome: { kind: 'unknown', source: 'none' }, falsePositive: NOT_SUSPECTED,
+    lowSteps: [], firstLowStep: null, weakestStep: null, isScored: false, evidence: null,
     decision: { id: 0, kept: false, reason: 'not-ranked-no-outcome', steps: 0, score: null, consistency: null, penalised: false, rank: null },
   };
 }

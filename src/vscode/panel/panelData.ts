@@ -22,8 +22,8 @@ export function panelSettings(settings: ProfSettings): PanelSettings {
 export const groupLabels = groupIds;
 
 /** Step scores as the filter reads them: null when no scorer could score the rollout. */
-export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'decision'>): (number | null)[] | null {
-  return r.decision.reason === 'not-ranked-no-scores' ? null : r.stepScores;
+export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'isScored'>): (number | null)[] | null {
+  return r.isScored ? r.stepScores : null;
 }
 
 function shorten(text: string): string {
@@ -41,9 +41,11 @@ function groupRow(r: RolloutSummary, detail: RolloutDetail | undefined): GroupRo
     stepScores: rankScores(r),
     decision: r.decision,
     falsePositive: r.falsePositive,
-    firstLowStep: r.firstLowStep,
+    lowSteps: r.lowSteps,
+    evidence: r.evidence,
     scorer: r.scorer,
     steps: steps.length === 0 && detail && detail.response.trim() !== '' ? [shorten(detail.response)] : steps,
+    stepNotes: r.stepNotes.map((note) => (note === null ? null : shorten(note))),
   };
 }
 
@@ -74,11 +76,6 @@ export function groupData(input: GroupInput): GroupData {
   };
 }
 
-function weakest(scores: readonly (number | null)[]): number | null {
-  const numbers = scores.filter((s): s is number => s !== null && Number.isFinite(s));
-  return numbers.length ? Math.min(...numbers) : null;
-}
-
 /** What the dashboard needs. */
 export interface DashboardInput {
   source: string;
@@ -96,8 +93,9 @@ export function dashboardData(input: DashboardInput): DashboardData {
     line: r.line,
     index: r.index,
     groupLabel: labels.get(r.group) ?? '',
-    weakest: weakest(r.stepScores),
+    weakest: r.weakestStep?.score ?? null,
     rules: [...r.falsePositive.rules],
+    evidence: r.evidence,
   }));
   return {
     source: input.source,

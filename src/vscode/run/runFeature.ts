@@ -11,9 +11,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { resolveSettings } from '../../core/settings';
 import { stepOfFileName } from '../../core/run/trainingStep';
-import { modelConfigKey } from '../../protocol/analysis';
+import { modelConfigKey, type ModelConfig } from '../../protocol/modelConfig';
+import type { ScorerChoice } from '../../core/scorerChoice';
+import { modelDirIdentity } from '../../scoring/cache/identity';
 import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
-import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
+import { codeIdentity, createSummaryCache, summaryIdentity, type SummaryCache } from '../../scoring/trend/summaryCache';
 import { SummaryPool } from '../../scoring/trend/summaryPool';
 import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
 import { commandIds } from '../commandIds';
@@ -32,14 +34,27 @@ export interface RunFeatureDeps {
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
 }
 
-function wantsModel(plan: HostScorerPlan): boolean {
-  return plan.model !== null && (plan.choice === 'auto' || plan.choice === 'onnx' || plan.choice === 'http');
+/** How a run is scored in the editor: the settings' plan, except that a critic is never sent a whole run. */
+interface RunScoring {
+  choice: ScorerChoice;
+  model: Exclude<ModelConfig, { kind: 'critic' }> | null;
+  label: string;
 }
 
-/** The scorer in words, as the status bar and reports name it. */
-function scorerLabel(plan: HostScorerPlan): string {
-  const model = wantsModel(plan) ? plan.model!.kind : 'checker';
-  return plan.choice === 'auto' ? `file, else ${model}` : plan.choice === 'file' ? 'file' : plan.choice === 'checker' ? 'checker' : model;
+/**
+ * The critic asks before anything is sent, rollout by rollout, in an open file; a training run is
+ * thousands of files written while nobody watches, so runs are scored without it (the file's
+ * scores, else the checker) and the dashboard says so. `prof-lens trend --scorer critic` is the way.
+ */
+export function runScoring(plan: Pick<HostScorerPlan, 'choice' | 'model'>): RunScoring {
+  if (plan.choice === 'critic' || plan.model?.kind === 'critic') {
+    const choice = plan.choice === 'critic' ? 'auto' : plan.choice;
+    return { choice, model: null, label: `${choice === 'checker' ? 'checker' : choice === 'file' ? 'file' : 'file, else checker'} (the critic is not used for training runs in the editor)` };
+  }
+  const model = plan.model !== null && (plan.choice === 'auto' || plan.choice === plan.model.kind) ? plan.model : null;
+  const kind = model?.kind ?? 'checker';
+  const label = plan.choice === 'auto' ? `file, else ${kind}` : plan.choice === 'file' ? 'file' : plan.choice === 'checker' ? 'checker' : kind;
+  return { choice: plan.choice, model, label };
 }
 
 /** A step file's run: its folder when the folder holds other numbered step files, else the file alone. */
@@ -68,27 +83,38 @@ class Runs implements vscode.Disposable {
   /** How runs are summarised under the current settings. */
   trackerDeps(): RunTrackerDeps {
     const settings = readSettings();
-    const plan = this.deps.planner();
-    const modelled = wantsModel(plan);
-    const size = modelled ? 1 : Math.max(1, Math.min(4, availableParallelism() - 1));
-    const key = `${size}\0${modelConfigKey(modelled ? plan.model : null)}`;
+    const scoring = runScoring(this.deps.planner());
+    const { model } = scoring;
+    const size = model ? 1 : Math.max(1, Math.min(4, availableParallelism() - 1));
+    const key = `${size}\0${modelConfigKey(model)}`;
     if (this.pool?.key !== key) {
       void this.pool?.pool.dispose();
       this.pool = { key, pool: new SummaryPool(this.deps.workerPath, size) };
     }
     const pool = this.pool.pool;
-    const resolved = resolveSettings(settings.prof);
-    const identity = summaryIdentity({ settings: resolved, scorer: { choice: plan.choice, model: modelled ? modelConfigKey(plan.model) : null }, code: this.codeId });
     return {
-      summarise: (file, options) => pool.summarise({ file, settings: settings.prof, scorer: plan.choice, model: modelled ? plan.model : null }, options),
+      summarise: (file, options) => pool.summarise({ file, settings: settings.prof, scorer: scoring.choice, model }, options),
       parallelism: size,
-      cache: createSummaryCache(this.deps.cacheDir, identity),
+      cache: this.cacheFor(resolveSettings(settings.prof), scoring),
     };
+  }
+
+  /**
+   * Summaries are cached under what the model is: an ONNX folder by its content hash. A served model's
+   * identity is known only to the worker that connects to it, so its summaries are not cached (its
+   * scores are, so summarising again asks the server nothing new).
+   */
+  private cacheFor(settings: ReturnType<typeof resolveSettings>, scoring: RunScoring): SummaryCache | null {
+    const { model } = scoring;
+    if (model?.kind === 'http') return null;
+    const modelId = model?.kind === 'onnx' ? modelDirIdentity(model.modelDir, { rememberIn: this.deps.cacheDir }) : Promise.resolve(null);
+    const identity = modelId.then((id) => summaryIdentity({ settings, scorer: { choice: scoring.choice, model: id }, code: this.codeId }));
+    return createSummaryCache(this.deps.cacheDir, identity);
   }
 
   describe(): Pick<RunDashboardData, 'settings' | 'scorerLabel'> {
     const s = resolveSettings(readSettings().prof);
-    return { settings: { penalty: s.penalty, maxSteps: s.maxSteps, m: s.m, remove: s.remove, threshold: s.threshold }, scorerLabel: scorerLabel(this.deps.planner()) };
+    return { settings: { penalty: s.penalty, maxSteps: s.maxSteps, m: s.m, remove: s.remove, threshold: s.threshold }, scorerLabel: runScoring(this.deps.planner()).label };
   }
 
   async open(run: vscode.Uri): Promise<void> {

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandIds } from '../../../src/vscode/commandIds';
-import { themeColorIds } from '../../../src/vscode/presentation';
+import { themeColorIds } from '../../../src/vscode/marks';
 import { restrictedSettingIds, settingIds } from '../../../src/vscode/settingIds';
-import { SCORER_CHOICES } from '../../../src/protocol/analysis';
+import { SCORER_CHOICES } from '../../../src/core/scorerChoice';
 
 const ROOT = join(__dirname, '../../..');
 

@@ -42,9 +42,15 @@ describe('the group view’s data', () => {
     expect(data.rows[1]?.steps).toEqual([]);
   });
 
+  it("carries each step's note (a critic's reason) to the panel, shortened like the steps", () => {
+    const r = { ...summariseRollout(analysis.rollouts[0]!), stepScores: [1, 0, null], stepNotes: [null, 'flagged by the critic: 3 × 12 is 36, not 38.', 'not judged: after the first error'] };
+    const data = groupData({ source: 's', fileLabel: 'f', groupLabel: 'g', members: [r], details: [], summary: analysis });
+    expect(data.rows[0]?.stepNotes).toEqual(r.stepNotes);
+  });
+
   it('an unscored rollout has no scores to rank (not an empty list)', () => {
     const r = summariseRollout(analysis.rollouts[0]!);
-    expect(rankScores({ ...r, decision: { ...r.decision, reason: 'not-ranked-no-scores' } })).toBeNull();
+    expect(rankScores({ ...r, isScored: false })).toBeNull();
     expect(rankScores(r)).toEqual(r.stepScores);
   });
 });
