@@ -11,15 +11,15 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { resolveSettings } from '../../core/settings';
 import { stepOfFileName } from '../../core/run/trainingStep';
-import { modelConfigKey, type ModelConfig } from '../../protocol/modelConfig';
-import type { ScorerChoice } from '../../core/scorerChoice';
+import { modelConfigKey } from '../../protocol/modelConfig';
 import { modelDirIdentity } from '../../scoring/cache/identity';
 import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
 import { codeIdentity, createSummaryCache, summaryIdentity, type SummaryCache } from '../../scoring/trend/summaryCache';
 import { SummaryPool } from '../../scoring/trend/summaryPool';
 import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
 import { commandIds } from '../commandIds';
-import type { HostScorerPlan, ScorerPlanner } from '../scoringSettings';
+import type { ScorerPlanner } from '../scoringSettings';
+import { runScoring, type RunScoring } from './runScoring';
 import { affectsProfLens, readSettings } from '../settings';
 import { RUN_DASHBOARD_VIEW_TYPE, RunDashboard } from './runDashboard';
 
@@ -32,29 +32,6 @@ export interface RunFeatureDeps {
   planner: ScorerPlanner;
   /** Opens a file too large for the editor to share with extensions (read from disk by the analysis worker). */
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
-}
-
-/** How a run is scored in the editor: the settings' plan, except that a critic is never sent a whole run. */
-interface RunScoring {
-  choice: ScorerChoice;
-  model: Exclude<ModelConfig, { kind: 'critic' }> | null;
-  label: string;
-}
-
-/**
- * The critic asks before anything is sent, rollout by rollout, in an open file; a training run is
- * thousands of files written while nobody watches, so runs are scored without it (the file's
- * scores, else the checker) and the dashboard says so. `prof-lens trend --scorer critic` is the way.
- */
-export function runScoring(plan: Pick<HostScorerPlan, 'choice' | 'model'>): RunScoring {
-  if (plan.choice === 'critic' || plan.model?.kind === 'critic') {
-    const choice = plan.choice === 'critic' ? 'auto' : plan.choice;
-    return { choice, model: null, label: `${choice === 'checker' ? 'checker' : choice === 'file' ? 'file' : 'file, else checker'} (the critic is not used for training runs in the editor)` };
-  }
-  const model = plan.model !== null && (plan.choice === 'auto' || plan.choice === plan.model.kind) ? plan.model : null;
-  const kind = model?.kind ?? 'checker';
-  const label = plan.choice === 'auto' ? `file, else ${kind}` : plan.choice === 'file' ? 'file' : plan.choice === 'checker' ? 'checker' : kind;
-  return { choice: plan.choice, model, label };
 }
 
 /** A step file's run: its folder when the folder holds other numbered step files, else the file alone. */

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
+import { startFakeServer } from '../scoring/http/fakePoolingServer';
 
 const ROOT = join(__dirname, '../../..');
 const SMALL = join(ROOT, 'test/fixtures/run/small');
@@ -119,6 +120,31 @@ describe('prof-lens trend on a small run computed by hand (test/fixtures/run/REA
     expect(await runCli(['trend', SMALL, '--no-cache'], io)).toBe(0);
     expect(err).toMatch(/\rtrend: 2\/2 files · 0\/0 MB\s*\n$/);
     expect((await cli(['trend', SMALL, '--no-cache'])).err).toBe('');
+  });
+
+  it('with a served PRM, summaries are cached under what the model is: a model swapped behind the same name is asked again', async () => {
+    const server = await startFakeServer({ model: { root: '/ckpt/prm-v1', maxModelLen: 4096 } });
+    try {
+      const dir = runCopy();
+      const cacheDir = tmp();
+      const pooling = (): number => server.requests.filter((r) => r.path === '/pooling').length;
+      const trend = async (): Promise<{ scorers: Record<string, number> }[]> => JSON.parse((await cli(['trend', dir, '--json', '--scorer', 'http', '--url', server.url, '--cache-dir', cacheDir])).out).runs[0].steps;
+      const first = await trend();
+      expect(Object.keys(first[0]!.scorers)).toEqual([expect.stringMatching(/^http:/)]);
+      const afterFirst = pooling();
+      // 18 rollouts scored, plus the identity probe.
+      expect(afterFirst).toBe(1 + 18);
+      expect(await trend()).toEqual(first);
+      // Only the probe: no file was summarised again.
+      expect(pooling()).toBe(afterFirst + 1);
+      // Other weights under the same root: every step now scores above the threshold.
+      server.swap({ root: '/ckpt/prm-v1', maxModelLen: 4096, shift: 0.6 });
+      const swapped = await trend();
+      expect(pooling()).toBe(afterFirst + 2 + 18);
+      expect(swapped).not.toEqual(first);
+    } finally {
+      await server.close();
+    }
   });
 
   it('usage errors exit 2 with a message', async () => {
