@@ -116,6 +116,48 @@ describe('the Run Dashboard', () => {
     expect(await points(frame, 'accuracy', 1)).toBe(8);
   });
 
+  test('the dashboard follows the colour theme: the lines are the theme\'s chart colours', async () => {
+    const theme = async (label: string): Promise<void> => {
+      await workbench.runCommand('Preferences: Color Theme');
+      const input = workbench.page.locator('.quick-input-widget input');
+      await input.fill(label);
+      await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
+      await workbench.page.keyboard.press('Enter');
+    };
+    const colours = (): Promise<{ stroke: string; chartBlue: string; stack: string; green: string }> => frame.evaluate(() => {
+      const probe = document.createElement('span');
+      document.body.appendChild(probe);
+      const resolve = (value: string): string => {
+        probe.style.color = value;
+        return getComputedStyle(probe).color;
+      };
+      const css = getComputedStyle(document.body);
+      const result = {
+        stroke: getComputedStyle(document.querySelector('[data-chart="chart-accuracy"] path.series.run-0')!).stroke,
+        chartBlue: resolve(css.getPropertyValue('--vscode-charts-blue').trim()),
+        stack: getComputedStyle(document.querySelector('rect.stack.reason-kept')!).fill,
+        green: resolve(css.getPropertyValue('--vscode-charts-green').trim()),
+      };
+      probe.remove();
+      return result;
+    });
+    try {
+      await theme('Dark High Contrast');
+      await expect.poll(() => frame.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-high-contrast');
+      const dark = await colours();
+      expect(dark.stroke).toBe(dark.chartBlue);
+      expect(dark.stack).toBe(dark.green);
+      await workbench.screenshot('run-06-high-contrast');
+      await theme('Light Modern');
+      await expect.poll(() => frame.evaluate(() => document.body.className), { timeout: 10_000 }).toContain('vscode-light');
+      const light = await colours();
+      expect(light.stroke).toBe(light.chartBlue);
+      expect(light.stroke).not.toBe(dark.stroke);
+    } finally {
+      await theme('Light Modern');
+    }
+  });
+
   test('removing a run takes its lines and its decisions chart away', async () => {
     await frame.locator('.legend.runs li', { hasText: 'baseline' }).locator('button', { hasText: 'remove' }).click();
     await expect.poll(() => legend(frame)).toEqual(['candidate · 8 steps in 8 files remove']);
