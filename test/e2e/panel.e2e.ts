@@ -236,13 +236,7 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('the panels follow the colour theme: light and high contrast', async () => {
-    const theme = async (label: string): Promise<void> => {
-      await workbench.runCommand('Preferences: Color Theme');
-      const input = workbench.page.locator('.quick-input-widget input');
-      await input.fill(label);
-      await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
-      await workbench.page.keyboard.press('Enter');
-    };
+    const theme = (label: string): Promise<void> => workbench.chooseTheme(label);
     try {
       await workbench.page.locator('.tab', { hasText: 'PROF dashboard' }).first().click();
       const dashboard = await panelFrame(workbench.page, /PROF dashboard/);

@@ -117,13 +117,7 @@ describe('the Run Dashboard', () => {
   });
 
   test('the dashboard follows the colour theme: the lines are the theme\'s chart colours', async () => {
-    const theme = async (label: string): Promise<void> => {
-      await workbench.runCommand('Preferences: Color Theme');
-      const input = workbench.page.locator('.quick-input-widget input');
-      await input.fill(label);
-      await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
-      await workbench.page.keyboard.press('Enter');
-    };
+    const theme = (label: string): Promise<void> => workbench.chooseTheme(label);
     const colours = (): Promise<{ stroke: string; chartBlue: string; stack: string; green: string }> => frame.evaluate(() => {
       const probe = document.createElement('span');
       document.body.appendChild(probe);

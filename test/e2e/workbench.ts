@@ -175,6 +175,15 @@ export class Workbench {
     return toast;
   }
 
+  /** Switches the colour theme through the palette, e.g. `Light Modern`, `Dark High Contrast`. */
+  async chooseTheme(label: string): Promise<void> {
+    await this.runCommand('Preferences: Color Theme');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.fill(label);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
   /** The status bar item the extension owns, by its accessible name. */
   statusItem(text: string): Locator {
     return this.page.locator('.statusbar-item', { hasText: text }).first();
