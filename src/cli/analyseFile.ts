@@ -7,7 +7,7 @@ import type { SourceRecord } from '../core/model';
 import type { FileAnalysis } from '../core/analysis';
 import { readLine, readText } from '../core/reader';
 import { Analyzer, type AnalyseOptions } from '../scoring/analyse';
-import { readFileLines, type FileLine } from './fileLines';
+import { readFileLines, type FileLine } from '../scoring/fileLines';
 import type { CliIo } from './io';
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */

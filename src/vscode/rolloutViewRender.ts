@@ -5,6 +5,7 @@
  */
 import type { ProfSettings } from '../core/settings';
 import type { RolloutDetail } from '../protocol/analysis';
+import { splitTextLines } from '../core/lineBreaks';
 import { formatScore, outcomeText, penaltyText, reasonLabel } from './presentation';
 
 /** Where one step's text sits in the rendered document (0-based lines, end exclusive). */
@@ -39,8 +40,10 @@ class LineWriter {
   get next(): number {
     return this.lines.length;
   }
+  /** Splits as VS Code will (`\r\n`, `\n`, lone `\r`), so the recorded line numbers are the editor's. */
   write(...lines: string[]): void {
-    for (const line of lines) this.lines.push(...line.split(/\r?\n/));
+    // A loop, not push(...): a step can have more lines than a call may take arguments.
+    for (const line of lines) for (const part of splitTextLines(line)) this.lines.push(part);
   }
 }
 
