@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
+import { plainNotificationText } from './notificationText';
 import { formatScore, outcomeSymbol, reasonLabel, weakestStep } from './presentation';
 import type { RolloutViewProvider } from './rolloutView';
 
@@ -41,7 +42,7 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   const finished = waitForAnalysis(deps.store, uri);
   deps.store.analyseFile(uri);
   const isOk = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `PROF Lens: analysing ${uri.fsPath}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: plainNotificationText(`PROF Lens: analysing ${uri.fsPath}`), cancellable: true },
     (_progress, token) => {
       token.onCancellationRequested(() => deps.store.cancel(uri));
       return finished;

@@ -8,6 +8,13 @@ import type { RolloutDetail } from '../protocol/analysis';
 import { splitTextLines } from '../core/lineBreaks';
 import { formatScore, outcomeText, penaltyText, reasonLabel } from './presentation';
 
+/**
+ * The Rollout View's language (package.json: found by the view's first line, `# Rollout N · line
+ * L`). Not Markdown: the rollout text in it is untrusted, and Markdown would turn
+ * `[label](command:…)` and file links in it into links; `editor.links` is off for it as well.
+ */
+export const ROLLOUT_VIEW_LANGUAGE = 'prof-lens-rollout';
+
 /** Where one step's text sits in the rendered document (0-based lines, end exclusive). */
 export interface RenderedStep {
   step: number;
