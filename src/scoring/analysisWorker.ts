@@ -3,7 +3,6 @@
  * It keeps the last analysis of each document so the Rollout View can ask for full texts later
  * without the host ever holding every response in memory.
  */
-import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../protocol/analysis';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
+import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -24,7 +24,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const port = parentPort;
 /** The configured model, kept open across analyses so an edit never reloads it. */
 const models = new ModelScorers();
-const analyses = new Map<string, FileAnalysis>();
+const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
@@ -33,18 +33,14 @@ function post(message: WorkerToHost): void {
   port?.postMessage(message);
 }
 
-async function readSource(request: AnalyseRequest): Promise<string> {
-  return request.source.kind === 'text' ? request.source.text : readFile(request.source.path, 'utf8');
-}
-
 async function analyse(request: AnalyseRequest): Promise<void> {
   const controller = new AbortController();
   running.set(request.requestId, controller);
   const started = performance.now();
   let lastProgress = 0;
   try {
-    const text = await readSource(request);
-    const { analysis, modelError } = await analyseWithModel(text, {
+    // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
+    const { analysis, modelError, lines } = await analyseWithModel(request.source, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -60,7 +56,8 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       },
     });
     if (controller.signal.aborted) throw new Error('cancelled');
-    analyses.set(request.documentKey, analysis);
+    const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
+    analyses.set(request.documentKey, { analysis, disk });
     sendResults({ request, analysis, durationMs: performance.now() - started, modelError });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
@@ -117,17 +114,17 @@ function sendNext(requestId: number): void {
   post(next);
 }
 
-function details(request: DetailsRequest): void {
-  const analysis = analyses.get(request.documentKey);
-  if (!analysis) {
+async function details(request: DetailsRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
     post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
     return;
   }
-  const wanted = new Set(request.rolloutIds);
-  const rollouts = analysis.rollouts
-    .filter((r) => wanted.has(r.id))
-    .map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
-  post({ type: 'details', requestId: request.requestId, rollouts });
+  try {
+    post({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
 }
 
 function describe(error: unknown): string {
@@ -148,7 +145,7 @@ port?.on('message', (message: unknown) => {
       outboxes.delete(message.requestId);
       break;
     case 'details':
-      details(message);
+      void details(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);

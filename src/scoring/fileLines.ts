@@ -48,8 +48,14 @@ export class LineSplitter {
   private pending: PendingLine | null = null;
   /** The bytes so far ended with a `\r` whose meaning (`\r\n` or lone) the next chunk decides. */
   private isCrPending = false;
-  private lineStart = 0;
-  private line = 1;
+  private lineStart: number;
+  private line: number;
+
+  /** `at` is where the first chunk starts in the file (a BOM is only stripped at byte 0). */
+  constructor(at: { byte: number; line: number } = { byte: 0, line: 1 }) {
+    this.lineStart = at.byte;
+    this.line = at.line;
+  }
 
   /** The lines that end in `chunk` (and the chunks before it). */
   push(chunk: Buffer): FileLine[] {

@@ -6,8 +6,9 @@
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
 import type { ProfSettings } from '../core/settings';
-import type { ModelConfig, ScorerChoice } from '../protocol/analysis';
+import type { AnalysisSource, ModelConfig, ScorerChoice } from '../protocol/analysis';
 import { analyseText } from './analyse';
+import { analysePath, type LineIndex } from './analysePath';
 import { chainChoiceFor } from './chain';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
@@ -31,6 +32,8 @@ export interface ModelAnalysisOptions {
 export interface ModelAnalysis {
   analysis: FileAnalysis;
   modelError?: string;
+  /** For a file read from disk without its texts: where each rollout's line is, to read it again. */
+  lines?: LineIndex;
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
@@ -52,31 +55,49 @@ async function acquire(options: ModelAnalysisOptions): Promise<{ scorer?: Scorer
   return 'scorer' in result ? { scorer: result.scorer } : { error: result.error };
 }
 
-function run(text: string, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<FileAnalysis> {
+const MB = 1024 * 1024;
+
+/**
+ * One pass over the source. Text from the editor is analysed whole, keeping texts; a file on disk
+ * streams, and keeps only what the marks need (the Rollout View reads texts back from disk).
+ */
+async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<{ analysis: FileAnalysis; lines?: LineIndex }> {
   const activity = modelScorer ? `scoring with ${modelScorer.info.label}` : undefined;
-  return analyseText(text, {
-    fileName: options.fileName,
+  const common = {
     settings: options.settings,
     scorer: chainChoiceFor(options.scorer, modelScorer !== undefined),
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
-    onProgress: (done, total) => options.onProgress?.(done, total, activity),
+  };
+  if (source.kind === 'text') {
+    const analysis = await analyseText(source.text, { ...common, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity) });
+    return { analysis };
+  }
+  const read = await analysePath(source.path, {
+    ...common,
+    keepText: false,
+    rawOffsets: true,
+    extractAnswers: true,
+    // The status bar counts megabytes here: the number of rollouts is known only at the end.
+    onBytes: (done, total) => options.onProgress?.(0, 0, `${activity ?? 'reading'} ${Math.round(done / MB)}/${Math.round(total / MB)} MB`),
   });
+  return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}) };
 }
 
-/** Analyses `text` with the configured model where it works, else without it. */
-export async function analyseWithModel(text: string, options: ModelAnalysisOptions): Promise<ModelAnalysis> {
+/** Analyses the source (editor text — a string — or a file on disk) with the configured model where it works, else without it. */
+export async function analyseWithModel(input: string | AnalysisSource, options: ModelAnalysisOptions): Promise<ModelAnalysis> {
+  const source: AnalysisSource = typeof input === 'string' ? { kind: 'text', text: input } : input;
   const { scorer, error } = await acquire(options);
   if (!scorer) {
-    const analysis = await run(text, options, undefined);
-    return error === undefined ? { analysis } : { analysis, modelError: error };
+    const result = await run(source, options, undefined);
+    return error === undefined ? result : { ...result, modelError: error };
   }
   try {
-    return { analysis: await run(text, options, scorer) };
+    return await run(source, options, scorer);
   } catch (failure) {
     if (options.signal.aborted || !options.model) throw failure;
     const modelError = describeModelFailure(options.model, failure, 'scoring');
     await options.models.fail(options.model, modelError);
-    return { analysis: await run(text, options, undefined), modelError };
+    return { ...(await run(source, options, undefined)), modelError };
   }
 }

@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { readFileLines } from '../../src/scoring/fileLines';
+import { analyseFromDisk } from './largeFile';
 import type { BenchResult } from './types';
 
 const DIR = 'test-output/bench';
@@ -22,7 +23,8 @@ function writeLongLineFile(path: string): void {
   writeFileSync(path, head + step.repeat(repeat) + tail + '{"prompt":"p","response":"short","score":0}\n');
 }
 
-async function bareRead(path: string): Promise<number> {
+/** Reads the file in 1 MB pieces and nothing else: the baseline of the reading benchmarks. */
+export async function bareRead(path: string): Promise<number> {
   const handle = await open(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(1024 * 1024);
@@ -66,6 +68,7 @@ function childPeakRss(task: string, path: string): number {
 /** The child's side: run one task, print the peak RSS in bytes. */
 export async function child(task: string, path: string): Promise<void> {
   if (task === 'lines') await readLines(path);
+  else if (task === 'worker-read') await analyseFromDisk(path);
   else await bareRead(path);
   console.log(process.resourceUsage().maxRSS * 1024);
 }

@@ -3,10 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchModule, BenchResult } from './types';
 import * as core from './core';
 import * as grading from './grading';
+import * as largeFile from './largeFile';
 import * as longLine from './longLine';
 import * as scoring from './scoring';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, longLine };
+const MODULES: Record<string, BenchModule> = { core, grading, scoring, longLine, largeFile };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.
