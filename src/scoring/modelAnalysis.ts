@@ -57,6 +57,12 @@ async function acquire(options: ModelAnalysisOptions): Promise<{ scorer?: Scorer
 
 const MB = 1024 * 1024;
 
+/** `12%`, or `12% of 600 MB` for a file large enough for the size to matter. */
+function readShare(done: number, total: number): string {
+  const percent = total > 0 ? Math.floor((100 * done) / total) : 100;
+  return total >= 10 * MB ? `${percent}% of ${Math.round(total / MB)} MB` : `${percent}%`;
+}
+
 /**
  * One pass over the source. Text from the editor is analysed whole, keeping texts; a file on disk
  * streams, and keeps only what the marks need (the Rollout View reads texts back from disk).
@@ -78,8 +84,8 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     keepText: false,
     rawOffsets: true,
     extractAnswers: true,
-    // The status bar counts megabytes here: the number of rollouts is known only at the end.
-    onBytes: (done, total) => options.onProgress?.(0, 0, `${activity ?? 'reading'} ${Math.round(done / MB)}/${Math.round(total / MB)} MB`),
+    // The status bar shows how much of the file is read: the number of rollouts is known only at the end.
+    onBytes: (done, total) => options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`),
   });
   return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}) };
 }
