@@ -56,6 +56,7 @@ async function acquire(options: ModelAnalysisOptions): Promise<{ scorer?: Scorer
 }
 
 const MB = 1024 * 1024;
+const PROGRESS_INTERVAL_MS = 250;
 
 /** `12%`, or `12% of 600 MB` for a file large enough for the size to matter. */
 function readShare(done: number, total: number): string {
@@ -79,13 +80,19 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     const analysis = await analyseText(source.text, { ...common, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity) });
     return { analysis };
   }
+  let reportedAt = 0;
   const read = await analysePath(source.path, {
     ...common,
     keepText: false,
     rawOffsets: true,
     extractAnswers: true,
-    // The status bar shows how much of the file is read: the number of rollouts is known only at the end.
-    onBytes: (done, total) => options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`),
+    // The status bar shows how much of the file is read (the number of rollouts is known only at the end), a few times a second.
+    onBytes: (done, total) => {
+      const now = performance.now();
+      if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
+      reportedAt = now;
+      options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`);
+    },
   });
   return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}) };
 }
