@@ -27,7 +27,7 @@ const entries = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
-  { ...node, entryPoints: ['src/cli/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,

@@ -13,6 +13,7 @@ import { trackDocuments } from './vscode/documentTracking';
 import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
 import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
+import { trackRolloutContext } from './vscode/rolloutContext';
 import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
 import { createRunFeature } from './vscode/run/runFeature';
@@ -52,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     metrics, settings, store, client, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
+    trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
     vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),

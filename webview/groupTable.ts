@@ -147,17 +147,29 @@ function nextRolloutRow(tr: HTMLTableRowElement, direction: 1 | -1): Element | n
   return next;
 }
 
+/** "… steps 16–29 not shown": a long rollout's gap, said where it is. */
+function gapItem(from: number, to: number): HTMLElement {
+  const which = from === to ? `step ${from + 1}` : `steps ${from + 1}–${to + 1}`;
+  return h('li', { className: 'step gap muted', attrs: { 'aria-label': `${which} not shown` }, text: `… ${which} not shown here: the Rollout View shows every step` });
+}
+
 function stepsRow(view: ViewRow): HTMLTableRowElement {
-  const items = view.row.steps.map((text, i) => {
-    const score = view.row.stepScores?.[i] ?? null;
-    const isLow = view.facts.lowSteps.includes(i);
+  const items: HTMLElement[] = [];
+  let next = 0;
+  for (const step of view.row.steps) {
+    if (step.index > next) items.push(gapItem(next, step.index - 1));
+    const score = view.row.stepScores?.[step.index] ?? null;
+    const isLow = view.facts.lowSteps.includes(step.index);
     // Set as text, never as markup: a note can hold a critic's words about file text.
-    const note = view.row.stepNotes[i];
-    return h('li', {
+    const note = view.row.stepNotes[step.index];
+    items.push(h('li', {
       className: isLow ? 'step low' : 'step',
-      children: [h('div', { className: 'step-head', text: `Step ${i + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}` }), mathText(text, 'prose step-text')],
-    });
-  });
+      attrs: { value: String(step.index + 1) },
+      children: [h('div', { className: 'step-head', text: `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}` }), mathText(step.text, 'prose step-text')],
+    }));
+    next = step.index + 1;
+  }
+  if (view.row.stepCount > next && view.row.steps.length > 0) items.push(gapItem(next, view.row.stepCount - 1));
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
   return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [list] })] });
 }

@@ -72,6 +72,7 @@ function promptSection(data: GroupData): HTMLElement {
       h('h2', { text: 'Prompt' }),
       mathText(data.prompt, 'prose prompt-text'),
       h('p', { className: 'gold', children: [h('span', { className: 'muted', text: 'Gold answer: ' }), answerText(data.gold)] }),
+      data.omitted ? h('p', { className: 'omitted muted', attrs: { role: 'note' }, text: `Long group: ${data.omitted}` }) : null,
     ],
   });
 }

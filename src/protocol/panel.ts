@@ -35,8 +35,20 @@ export interface GroupRow extends Pick<RolloutFacts, 'lowSteps' | 'evidence'> {
   decision: Decision;
   falsePositive: FalsePositive;
   scorer: string;
-  /** The step texts, shortened when very long, for the expanded row. */
-  steps: string[];
+  /**
+   * The steps the expanded row shows, in order: all of them for a short rollout; for a long one
+   * the first ones, those around the first low and the weakest step, and the last ones. Texts are
+   * shortened when very long. The Rollout View shows every step whole.
+   */
+  steps: PanelStep[];
+  /** How many steps the rollout has (`steps` may show fewer). */
+  stepCount: number;
+}
+
+/** One step's text as the panel shows it; `index` is 0-based in the rollout. */
+export interface PanelStep {
+  index: number;
+  text: string;
 }
 
 /** Everything the group view shows. */
@@ -52,6 +64,8 @@ export interface GroupData {
   rows: GroupRow[];
   /** The settings the file was analysed with (what "reset" returns to). */
   settings: PanelSettings;
+  /** What the panel leaves out of a long group (steps, characters), in words; null when nothing. */
+  omitted: string | null;
 }
 
 /** A suspected false positive listed on the dashboard. */

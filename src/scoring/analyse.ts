@@ -27,6 +27,8 @@ export interface AnalyseOptions {
   modelScorer?: Scorer;
   /** Keep prompt/response/step texts (default true). Reports on large files turn this off. */
   keepText?: boolean;
+  /** Extract every final answer for display, even where the file states the outcome (default: keepText). */
+  extractAnswers?: boolean;
   /** Compute raw-line offsets of steps (default true). */
   rawOffsets?: boolean;
   signal?: AbortSignal;
@@ -61,6 +63,7 @@ export class Analyzer {
   private readonly outcomes = new OutcomeResolver();
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
+  private readonly extractAnswers: boolean;
   private unreadable = 0;
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
@@ -73,9 +76,11 @@ export class Analyzer {
     this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
+    this.extractAnswers = options.extractAnswers ?? this.keepText;
     const choice = options.scorer ?? 'auto';
-    // Without texts to keep, a rollout scored from its own file scores needs only its step count.
-    this.countOnly = this.keepText || !(choice === 'auto' || choice === 'file') ? undefined : (r: Rollout) => r.fileStepScores !== null;
+    // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
+    const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
+    this.countOnly = needsSteps ? undefined : (r: Rollout) => r.fileStepScores !== null;
   }
 
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
@@ -96,7 +101,7 @@ export class Analyzer {
       prepared.push(...result.rollouts);
     }
     const [outcomes, scorings] = await Promise.all([
-      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.keepText }),
+      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.extractAnswers }),
       this.chain.score(prepared, { signal: this.options.signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
     prepared.forEach((p, i) => this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scorings[i]!)));

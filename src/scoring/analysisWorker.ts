@@ -3,7 +3,6 @@
  * It keeps the last analysis of each document so the Rollout View can ask for full texts later
  * without the host ever holding every response in memory.
  */
-import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import {
@@ -17,6 +16,7 @@ import {
 import type { EndpointStatus } from '../protocol/endpoints';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
+import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -26,7 +26,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const port = parentPort;
 /** The configured model, kept open across analyses so an edit never reloads it. */
 const models = new ModelScorers();
-const analyses = new Map<string, FileAnalysis>();
+const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
@@ -35,10 +35,6 @@ const consents = new Map<number, (isGranted: boolean) => void>();
 
 function post(message: WorkerToHost): void {
   port?.postMessage(message);
-}
-
-async function readSource(request: AnalyseRequest): Promise<string> {
-  return request.source.kind === 'text' ? request.source.text : readFile(request.source.path, 'utf8');
 }
 
 /** Asks the host, and waits (a cancel answers no). */
@@ -62,8 +58,8 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   const started = performance.now();
   let lastProgress = 0;
   try {
-    const text = await readSource(request);
-    const { analysis, modelError, modelDeclined, endpoints } = await analyseWithModel(text, {
+    // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
+    const { analysis, modelError, modelDeclined, endpoints, lines } = await analyseWithModel(request.source, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -80,7 +76,8 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       ...(request.shouldConfirmSend ? { confirmSend: (plan: SendPlan) => askConsent(request.requestId, plan, controller.signal) } : {}),
     });
     if (controller.signal.aborted) throw new Error('cancelled');
-    analyses.set(request.documentKey, analysis);
+    const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
+    analyses.set(request.documentKey, { analysis, disk });
     sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints } });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
@@ -140,17 +137,17 @@ function sendNext(requestId: number): void {
   post(next);
 }
 
-function details(request: DetailsRequest): void {
-  const analysis = analyses.get(request.documentKey);
-  if (!analysis) {
+async function details(request: DetailsRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
     post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
     return;
   }
-  const wanted = new Set(request.rolloutIds);
-  const rollouts = analysis.rollouts
-    .filter((r) => wanted.has(r.id))
-    .map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
-  post({ type: 'details', requestId: request.requestId, rollouts });
+  try {
+    post({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
 }
 
 function describe(error: unknown): string {
@@ -171,7 +168,7 @@ port?.on('message', (message: unknown) => {
       outboxes.delete(message.requestId);
       break;
     case 'details':
-      details(message);
+      void details(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);

@@ -7,10 +7,11 @@ import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
 import type { ProfSettings } from '../core/settings';
 import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
-import type { SendPlan } from '../protocol/analysis';
+import type { AnalysisSource, SendPlan } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
 import { analyseText } from './analyse';
+import { analysePath, type LineIndex } from './analysePath';
 import { planCriticSend } from './critic/sendPlan';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
@@ -42,6 +43,8 @@ export interface ModelAnalysis {
   /** What the user declined to send to the critic. */
   modelDeclined?: string;
   endpoints?: EndpointStatus[];
+  /** For a file read from disk without its texts: where each rollout's line is, to read it again. */
+  lines?: LineIndex;
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
@@ -68,24 +71,54 @@ function endpointsOf(scorer: Scorer | undefined): EndpointStatus[] | undefined {
   return endpoints && endpoints.length > 0 ? endpoints : undefined;
 }
 
-function run(text: string, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<FileAnalysis> {
+const MB = 1024 * 1024;
+const PROGRESS_INTERVAL_MS = 250;
+
+/** `12%`, or `12% of 600 MB` for a file large enough for the size to matter. */
+function readShare(done: number, total: number): string {
+  const percent = total > 0 ? Math.floor((100 * done) / total) : 100;
+  return total >= 10 * MB ? `${percent}% of ${Math.round(total / MB)} MB` : `${percent}%`;
+}
+
+/**
+ * One pass over the source. Text from the editor is analysed whole, keeping texts; a file on disk
+ * streams, and keeps only what the marks need (the Rollout View reads texts back from disk).
+ */
+async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<{ analysis: FileAnalysis; lines?: LineIndex }> {
   const activity = modelScorer ? `scoring with ${modelScorer.info.label}` : undefined;
-  return analyseText(text, {
-    fileName: options.fileName,
+  const common = {
     settings: options.settings,
     scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
-    onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)),
+  };
+  if (source.kind === 'text') {
+    const analysis = await analyseText(source.text, { ...common, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)) });
+    return { analysis };
+  }
+  let reportedAt = 0;
+  const read = await analysePath(source.path, {
+    ...common,
+    keepText: false,
+    rawOffsets: true,
+    extractAnswers: true,
+    // The status bar shows how much of the file is read (the number of rollouts is known only at the end), a few times a second.
+    onBytes: (done, total) => {
+      const now = performance.now();
+      if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
+      reportedAt = now;
+      options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`, endpointsOf(modelScorer));
+    },
   });
+  return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}) };
 }
 
 /** Null when sending may go ahead; otherwise what the user declined to send. */
-async function declined(text: string, options: ModelAnalysisOptions, scorer: Scorer): Promise<string | null> {
+async function declined(source: AnalysisSource, options: ModelAnalysisOptions, scorer: Scorer): Promise<string | null> {
   const config = options.model;
   if (config?.kind !== 'critic' || !options.confirmSend) return null;
   options.onProgress?.(0, 0, 'counting what the critic would receive');
-  const plan = await planCriticSend({ text, fileName: options.fileName, settings: options.settings, config, scorer });
+  const plan = await planCriticSend({ source, fileName: options.fileName, settings: options.settings, config, scorer });
   if (plan.rollouts === 0) return null;
   options.onProgress?.(0, 0, `waiting for your OK to send ${plan.rollouts} rollouts`);
   if (await options.confirmSend(plan)) return null;
@@ -96,25 +129,26 @@ async function declined(text: string, options: ModelAnalysisOptions, scorer: Sco
     + 'Re-score File asks again.';
 }
 
-/** Analyses `text` with the configured model where it works, else without it. */
-export async function analyseWithModel(text: string, options: ModelAnalysisOptions): Promise<ModelAnalysis> {
+/** Analyses the source (editor text — a string — or a file on disk) with the configured model where it works, else without it. */
+export async function analyseWithModel(input: string | AnalysisSource, options: ModelAnalysisOptions): Promise<ModelAnalysis> {
+  const source: AnalysisSource = typeof input === 'string' ? { kind: 'text', text: input } : input;
   const { scorer, error } = await acquire(options);
   if (!scorer) {
-    const analysis = await run(text, options, undefined);
-    return error === undefined ? { analysis } : { analysis, modelError: error };
+    const result = await run(source, options, undefined);
+    return error === undefined ? result : { ...result, modelError: error };
   }
   try {
-    const notSent = await declined(text, options, scorer);
-    if (notSent !== null) return { analysis: await run(text, options, undefined), modelDeclined: notSent };
-    const analysis = await run(text, options, scorer);
+    const notSent = await declined(source, options, scorer);
+    if (notSent !== null) return { ...(await run(source, options, undefined)), modelDeclined: notSent };
+    const result = await run(source, options, scorer);
     const endpoints = endpointsOf(scorer);
-    return endpoints ? { analysis, endpoints } : { analysis };
+    return endpoints ? { ...result, endpoints } : result;
   } catch (failure) {
     if (options.signal.aborted || !options.model) throw failure;
     const modelError = describeModelFailure(options.model, failure, 'scoring');
     const endpoints = endpointsOf(scorer);
     await options.models.fail(options.model, modelError);
-    const analysis = await run(text, options, undefined);
-    return endpoints ? { analysis, modelError, endpoints } : { analysis, modelError };
+    const result = { ...(await run(source, options, undefined)), modelError };
+    return endpoints ? { ...result, endpoints } : result;
   }
 }

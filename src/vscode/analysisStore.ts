@@ -3,6 +3,7 @@
  * edits (debounced), on settings changes. A newer request cancels the one it supersedes.
  */
 import * as vscode from 'vscode';
+import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../core/rolloutDetection';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import { CancelledError, type AnalysisClient } from './analysisClient';
@@ -39,6 +40,8 @@ export interface AnalysisProgress {
 /** How to (re-)analyse: a re-score retries a model that failed before. */
 export interface ReanalyseOptions {
   shouldRetryModel?: boolean;
+  /** Analyse even when the file's first records are not recognised as rollouts (the user asked). */
+  isForced?: boolean;
 }
 
 /** Fires when a document's rollouts change: a chunk arrived, the analysis finished or was dropped. */
@@ -65,10 +68,21 @@ interface Entry {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** True for documents the extension analyses: JSON Lines anywhere, JSON only when it may hold rollouts. */
+/** Documents that may hold rollouts: JSON Lines and JSON files (whether they do is `holdsRolloutRecords`'s call). */
 export function isRolloutDocument(document: vscode.TextDocument): boolean {
   if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return false;
   return document.languageId === 'jsonl' || document.languageId === 'json' || /\.jsonl$/i.test(document.fileName);
+}
+
+/**
+ * Whether the document's first 64 KB hold a record a format adapter recognises: the check made
+ * before any analysis, so a `tsconfig.json` gets no analysis, no model, no marks.
+ */
+export function holdsRolloutRecords(document: vscode.TextDocument): boolean {
+  const end = document.positionAt(DETECTION_PREFIX_CHARS);
+  const prefix = document.getText(new vscode.Range(new vscode.Position(0, 0), end));
+  const isWholeText = end.isEqual(document.lineAt(document.lineCount - 1).range.end);
+  return holdsRollouts(prefix, { fileName: document.fileName, fields: readSettings(document.uri).prof.fields ?? {}, isWholeText });
 }
 
 /** Lines around what the user sees of a document (1-based); the top of the file before it is shown. */
@@ -84,6 +98,8 @@ function visibleLines(uri: vscode.Uri): { from: number; to: number } {
 /** Owns every document's analysis and the requests that produce them. */
 export class AnalysisStore implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
+  /** Documents the user asked to analyse whatever their first records look like. */
+  private readonly forced = new Set<string>();
   private readonly updates = new vscode.EventEmitter<AnalysisUpdate>();
   private readonly progress = new vscode.EventEmitter<AnalysisProgress>();
   /** A rollout file's analysis changed. */
@@ -113,9 +129,18 @@ export class AnalysisStore implements vscode.Disposable {
     entry.timer = setTimeout(() => this.analyseDocument(document), delayMs);
   }
 
-  /** Analyses a document now, cancelling an earlier request for it. */
+  /**
+   * Analyses a document now, cancelling an earlier request for it — if it holds rollouts (or the
+   * user asked). A document that no longer does loses its analysis.
+   */
   analyseDocument(document: vscode.TextDocument, options: ReanalyseOptions = {}): void {
     if (document.isClosed || !isRolloutDocument(document)) return;
+    const key = document.uri.toString();
+    if (options.isForced) this.forced.add(key);
+    if (!this.forced.has(key) && !holdsRolloutRecords(document)) {
+      if (this.entries.has(key)) this.forget(document.uri);
+      return;
+    }
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
       ? { kind: 'path', path: document.uri.fsPath }
@@ -147,6 +172,7 @@ export class AnalysisStore implements vscode.Disposable {
   forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.cancel(uri);
+    this.forced.delete(key);
     if (!this.entries.delete(key)) return;
     this.client.forget(key);
     this.updates.fire({ uri, isFinal: true });

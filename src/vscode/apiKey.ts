@@ -4,6 +4,7 @@
  * file, a log or a message.
  */
 import * as vscode from 'vscode';
+import { showInfo } from './notify';
 import { commandIds } from './commandIds';
 
 /** The secret storage entry. */
@@ -59,12 +60,12 @@ async function setKey(store: ApiKeyStore): Promise<void> {
   });
   if (key === undefined) return;
   await store.set(key.trim());
-  void vscode.window.showInformationMessage('PROF Lens: the API key is stored in VS Code\'s secret storage.');
+  void showInfo('PROF Lens: the API key is stored in VS Code\'s secret storage.');
 }
 
 async function clearKey(store: ApiKeyStore): Promise<void> {
   await store.clear();
-  void vscode.window.showInformationMessage('PROF Lens: the API key was removed from VS Code\'s secret storage.');
+  void showInfo('PROF Lens: the API key was removed from VS Code\'s secret storage.');
 }
 
 /** The Set and Clear Endpoint API Key commands. */

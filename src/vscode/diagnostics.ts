@@ -59,8 +59,9 @@ export class ProblemsPublisher implements vscode.Disposable {
     const key = uri.toString();
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
-    // A JSON file with no rollouts (a settings file, a schema) is not ours to complain about.
-    if (!summary || index.size === 0) {
+    // Only rollout files (or files the user asked for) are analysed: their problems are all shown,
+    // even when no rollout could be read (that is what the user needs to know then).
+    if (!summary) {
       this.collection.delete(uri);
       return;
     }

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
+import { showInfo } from './notify';
 import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
 
 /** What to look for. */
@@ -72,5 +73,5 @@ export function navigate(store: AnalysisStore, views: RolloutViewProvider, targe
     ? viewTarget(views, editor, target)
     : rawTarget(store, editor, target);
   if (range) reveal(editor, range);
-  else void vscode.window.showInformationMessage(NOTHING_FOUND[target]);
+  else void showInfo(NOTHING_FOUND[target]);
 }

@@ -34,9 +34,9 @@ export interface ViewHit {
   step: number | null;
 }
 
-/** Builds the URI of a view of some rollouts of a source file. */
+/** Builds the URI of a view of some rollouts of a source file (no file extension, so the view gets its own language: ROLLOUT_VIEW_LANGUAGE). */
 export function rolloutViewUri(source: vscode.Uri, ids: number[], title: string): vscode.Uri {
-  const name = `${basename(source.path)} · ${title}.md`;
+  const name = `${basename(source.path)} · ${title}`;
   return vscode.Uri.from({ scheme: ROLLOUT_VIEW_SCHEME, path: `/${name}`, query: JSON.stringify({ source: source.toString(), ids }) });
 }
 

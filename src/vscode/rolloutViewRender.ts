@@ -9,6 +9,14 @@ import { formatScore } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { splitTextLines } from '../core/lineBreaks';
+
+/**
+ * The Rollout View's language (package.json: found by the view's first line, `# Rollout N · line
+ * L`). Not Markdown: the rollout text in it is untrusted, and Markdown would turn
+ * `[label](command:…)` and file links in it into links; `editor.links` is off for it as well.
+ */
+export const ROLLOUT_VIEW_LANGUAGE = 'prof-lens-rollout';
 
 /** Where one step's text sits in the rendered document (0-based lines, end exclusive). */
 export interface RenderedStep {
@@ -42,8 +50,10 @@ class LineWriter {
   get next(): number {
     return this.lines.length;
   }
+  /** Splits as VS Code will (`\r\n`, `\n`, lone `\r`), so the recorded line numbers are the editor's. */
   write(...lines: string[]): void {
-    for (const line of lines) this.lines.push(...line.split(/\r?\n/));
+    // A loop, not push(...): a step can have more lines than a call may take arguments.
+    for (const line of lines) for (const part of splitTextLines(line)) this.lines.push(part);
   }
 }
 

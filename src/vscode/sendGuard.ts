@@ -4,7 +4,7 @@
  * send without asking for the rest of the session). Also warns, once per set of hosts, when an
  * API key would travel unencrypted to another machine.
  */
-import * as vscode from 'vscode';
+import { askModal, showWarning } from './notify';
 import type { SendPlan } from '../protocol/analysis';
 import type { ModelConfig } from '../protocol/modelConfig';
 import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
@@ -25,7 +25,7 @@ export class SendGuard {
     const key = JSON.stringify([plan.urls, plan.model]);
     if (this.approved.has(key)) return true;
     const { message, detail } = consentText(plan, plainHttpKeyWarning(plan.urls, this.apiKey() !== undefined));
-    const picked = await vscode.window.showWarningMessage(message, { modal: true, detail }, SEND, SEND_ALWAYS);
+    const picked = await askModal(message, detail, SEND, SEND_ALWAYS);
     if (picked === SEND_ALWAYS) this.approved.add(key);
     return picked === SEND || picked === SEND_ALWAYS;
   }
@@ -36,6 +36,6 @@ export class SendGuard {
     const warning = plainHttpKeyWarning(model.urls, true);
     if (warning === null || this.warned.has(warning)) return;
     this.warned.add(warning);
-    void vscode.window.showWarningMessage(`PROF Lens: ${warning}.`);
+    void showWarning(`PROF Lens: ${warning}.`);
   }
 }

@@ -7,6 +7,7 @@ import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } 
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
+import { showWarning } from './notify';
 
 /** Everything the extension reads from settings, validated. */
 export interface ExtensionSettings {
@@ -123,6 +124,6 @@ export class LiveSettings implements vscode.Disposable {
 
   private reportProblems(): void {
     if (this.value.problems.length === 0) return;
-    void vscode.window.showWarningMessage(`PROF Lens settings: ${this.value.problems.join('; ')}`);
+    void showWarning(`PROF Lens settings: ${this.value.problems.join('; ')}`);
   }
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { formatSetupReport, runSetupCheck, type SetupReport } from '../scoring/setupCheck';
 import { commandIds } from './commandIds';
+import { showInfo, showWarning } from './notify';
 import { resolveModelDir } from './scorerChoice';
 import { readModelSettings } from './scoringSettings';
 
@@ -75,7 +76,7 @@ async function checkSetup(deps: SetupFeatureDeps, channel: () => vscode.OutputCh
   output.append(text);
   output.show(true);
   const headline = text.split('\n')[0] ?? 'PROF Lens setup check';
-  const show = report.errors > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show = report.errors > 0 ? showWarning : showInfo;
   // A model that fell back from a GPU provider is the case the guide is for.
   const isOffGpu = report.sections.some((s) => s.lines.some((l) => l.label === 'session' && l.status === 'warning'));
   const picked = await show(headline, COPY_REPORT, ...(isOffGpu ? [GPU_GUIDE] : []));

@@ -45,7 +45,11 @@ export class StatusBar implements vscode.Disposable {
         this.progress.set(event.uri.toString(), event);
         this.update();
       }),
-      store.onDidUpdate(() => this.update()),
+      store.onDidUpdate((update) => {
+        // A file that was dropped (closed, or no longer holding rollouts) shows nothing.
+        if (!store.get(update.uri)) this.progress.delete(update.uri.toString());
+        this.update();
+      }),
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
     ];
     this.update();

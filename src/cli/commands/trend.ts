@@ -17,7 +17,7 @@ import { summariseRecords } from '../../scoring/trend/summariseRecords';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
-import { fileBatches } from '../trend/fileBatches';
+import { fileBatches } from '../../scoring/trend/fileBatches';
 import { renderTrend } from '../trend/trendTable';
 
 /** The worker bundle beside the running one; from sources (tests), the repository's `dist/`. */

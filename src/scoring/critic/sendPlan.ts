@@ -3,17 +3,21 @@
  * the score cache cannot answer, roughly how many prompt tokens they make, and where they go. The
  * editor shows this and waits for the user's yes.
  */
+import { readFile } from 'node:fs/promises';
+import type { SourceRecord } from '../../core/model';
 import { prepareRecord } from '../../core/prepare';
-import { readText } from '../../core/reader';
+import { readLine, readText } from '../../core/reader';
 import { resolveSettings, type ProfSettings } from '../../core/settings';
 import type { ModelConfig } from '../../protocol/modelConfig';
-import type { SendPlan } from '../../protocol/analysis';
+import type { AnalysisSource, SendPlan } from '../../protocol/analysis';
 import type { ScoreItem, Scorer } from '../scorer';
+import { readFileLines } from '../fileLines';
 import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from './criticScorer';
 
 /** What the plan is made from. */
 export interface SendPlanInput {
-  text: string;
+  /** The editor's text, or a file on disk (streamed: a large file is never held whole). */
+  source: AnalysisSource;
   fileName: string;
   settings: Partial<ProfSettings>;
   config: Extract<ModelConfig, { kind: 'critic' }>;
@@ -21,24 +25,54 @@ export interface SendPlanInput {
   scorer: Scorer & { misses?: (items: readonly ScoreItem[]) => Promise<ScoreItem[]> };
 }
 
-/** The rollouts of a text as the critic would receive them (every rollout: `critic` overrides file scores). */
-export function criticItems(text: string, fileName: string, settings: Partial<ProfSettings>): ScoreItem[] {
-  const resolved = resolveSettings(settings);
-  const items: ScoreItem[] = [];
-  for (const record of readText(text, fileName).records) {
-    const prepared = prepareRecord(record, { settings: resolved, rawOffsets: false, firstId: items.length });
-    for (const p of prepared.rollouts) items.push({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) });
+/** Rollouts asked about the cache at a time: the plan's memory stays bounded whatever the file's size. */
+const BATCH = 1000;
+
+async function* recordsOf(source: AnalysisSource, fileName: string): AsyncGenerator<SourceRecord> {
+  if (source.kind === 'text' || /\.json$/i.test(source.path)) {
+    const text = source.kind === 'text' ? source.text : await readFile(source.path, 'utf8');
+    yield* readText(text, fileName).records;
+    return;
   }
-  return items;
+  for await (const lines of readFileLines(source.path)) {
+    for (const line of lines) {
+      const result = readLine(line);
+      if (result.kind === 'record') yield result.record;
+    }
+  }
+}
+
+/** The rollouts of a source as the critic would receive them (every rollout with steps: `critic` overrides file scores), in batches. */
+async function* criticBatches(input: SendPlanInput): AsyncGenerator<ScoreItem[]> {
+  const settings = resolveSettings(input.settings);
+  let batch: ScoreItem[] = [];
+  let nextId = 0;
+  for await (const record of recordsOf(input.source, input.fileName)) {
+    const prepared = prepareRecord(record, { settings, rawOffsets: false, firstId: nextId });
+    nextId += prepared.rollouts.length;
+    for (const p of prepared.rollouts) {
+      if (p.steps.length > 0) batch.push({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) });
+    }
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** What would be sent: only rollouts with steps that the cache does not hold. */
 export async function planCriticSend(input: SendPlanInput): Promise<SendPlan> {
-  const items = criticItems(input.text, input.fileName, input.settings).filter((item) => item.steps.length > 0);
-  const toSend = input.scorer.misses ? await input.scorer.misses(items) : items;
+  let rollouts = 0;
+  let approxTokens = 0;
+  for await (const items of criticBatches(input)) {
+    const toSend = input.scorer.misses ? await input.scorer.misses(items) : items;
+    rollouts += toSend.length;
+    for (const item of toSend) approxTokens += criticPromptTokens(item);
+  }
   return {
-    rollouts: toSend.length,
-    approxTokens: toSend.reduce((sum, item) => sum + criticPromptTokens(item), 0),
+    rollouts,
+    approxTokens,
     maxAnswerTokens: input.config.maxTokens ?? DEFAULT_CRITIC_MAX_TOKENS,
     urls: input.config.urls,
     model: input.scorer.info.model ?? input.config.modelName ?? '',

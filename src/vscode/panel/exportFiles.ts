@@ -7,6 +7,7 @@ import { decideAll, NOT_SUSPECTED } from '../../core/groups';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { keptLineText } from '../../core/keptLines';
+import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
 import type { RolloutSummary } from '../../protocol/analysis';
@@ -107,15 +108,14 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
     }
     return { bytes: concat(chunks), lines: chunks.length };
   }
+  // Lines end where the analysis ended them (`\r\n`, `\n`, lone `\r`), so line numbers match.
+  const breaks = new LineBreakScanner(bytes);
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
-    const newline = bytes.indexOf(10, start);
-    const end = newline === -1 ? bytes.length : newline + 1;
-    let from = start;
-    if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = 3;
-    let to = newline === -1 ? bytes.length : newline;
-    if (to > from && bytes[to - 1] === 13) to--;
-    const raw = decoder.decode(bytes.subarray(from, to));
+    const at = breaks.find(start);
+    const end = at ? at.next : bytes.length;
+    const from = start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : start;
+    const raw = decoder.decode(bytes.subarray(from, at ? at.end : bytes.length));
     const text = keptLineText(raw, lines.get(line));
     if (text !== null) chunks.push(text === raw ? bytes.subarray(start, end) : encoder.encode(text + '\n'));
     start = end;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
 import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
 import { loadPanelPage } from '../panel/panelPage';
+import { showError } from '../notify';
 import { webviewOptions } from '../panel/panelHost';
 import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
@@ -64,7 +65,7 @@ export class RunDashboard implements vscode.Disposable {
     session.tracker.onDidChange(() => this.changed(id));
     this.updateTitle();
     session.start().catch((error: unknown) => {
-      void vscode.window.showErrorMessage(`PROF Lens: cannot open the training run ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      void showError(`PROF Lens: cannot open the training run ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
       this.remove(id);
     });
     this.changed(id);
@@ -182,7 +183,7 @@ export class RunDashboard implements vscode.Disposable {
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
     } catch (error) {
-      void vscode.window.showErrorMessage(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      void showError(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

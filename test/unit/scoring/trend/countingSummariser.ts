@@ -1,5 +1,5 @@
 /** An in-process summariser for tests that remembers which files it read (by name). */
-import { fileBatches } from '../../../../src/cli/trend/fileBatches';
+import { fileBatches } from '../../../../src/scoring/trend/fileBatches';
 import type { ProfSettings } from '../../../../src/core/settings';
 import type { FileSummariser } from '../../../../src/scoring/trend/runFiles';
 import { summariseRecords } from '../../../../src/scoring/trend/summariseRecords';

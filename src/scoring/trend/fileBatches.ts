@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { readLines, readText } from '../../core/reader';
-import type { RecordBatch } from '../../scoring/trend/summariseRecords';
+import type { RecordBatch } from './summariseRecords';
 import { readFileLines } from '../fileLines';
 
 const SLICE = 256;

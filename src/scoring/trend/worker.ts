@@ -6,10 +6,10 @@
 import { parentPort } from 'node:worker_threads';
 import { isHostToSummaryWorker, type SummariseRequest, type SummaryWorkerToHost } from '../../protocol/trend';
 import { isModelChoice } from '../../core/scorerChoice';
-import { createScorerChain } from '../../scoring/chain';
-import { ModelScorers } from '../../scoring/modelScorers';
-import type { Scorer } from '../../scoring/scorer';
-import { summariseRecords } from '../../scoring/trend/summariseRecords';
+import { createScorerChain } from '../chain';
+import { ModelScorers } from '../modelScorers';
+import type { Scorer } from '../scorer';
+import { summariseRecords } from './summariseRecords';
 import { fileBatches } from './fileBatches';
 
 const port = parentPort;
