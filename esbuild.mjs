@@ -18,6 +18,7 @@ const entries = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
+  { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js' },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
     entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', logLevel: 'warning',

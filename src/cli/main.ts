@@ -6,6 +6,7 @@ import { scoreCommand } from './commands/score';
 import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { HELP } from './help';
+import { releaseSharedCas } from '../scoring/cas/casClient';
 import { UsageError } from './args';
 import { EXIT_USAGE, type CliIo, type Command } from './io';
 
@@ -36,6 +37,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') io.stderr(`prof-lens ${name}: cannot read or write ${(error as NodeJS.ErrnoException).path ?? 'a file'}: ${code}\n`);
     else io.stderr(`prof-lens ${name}: ${error instanceof Error && error.stack ? error.stack : message}\n`);
     return EXIT_USAGE;
+  } finally {
+    // The CAS worker ends with the command, so the process can exit.
+    await releaseSharedCas();
   }
 }
 

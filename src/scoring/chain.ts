@@ -8,6 +8,7 @@ import type { PreparedRollout } from '../core/prepare';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';
+import type { CasService } from '../core/casService';
 
 /** `auto`: file scores where present, else the model (if one is configured), else the checker. */
 export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
@@ -28,11 +29,15 @@ export interface ScorerChain {
   dispose(): Promise<void>;
 }
 
-/** Build the chain for a choice; `model` is required for the `model` choice. */
-export function createScorerChain(choice: ScorerChoice, model?: Scorer): ScorerChain {
+/**
+ * Build the chain for a choice; `model` is required for the `model` choice. `cas` is where the
+ * checker's algebra runs (default: the process's CAS worker).
+ */
+export function createScorerChain(choice: ScorerChoice, model?: Scorer, cas?: CasService): ScorerChain {
   if (choice === 'model' && !model) throw new Error('the model scorer was chosen but no model is configured (give --model DIR or --url URL)');
   let checker: Scorer | null = null;
-  const fallback = (): Scorer => model ?? (checker ??= createCheckerScorer());
+  const newChecker = (): Scorer => createCheckerScorer(cas ? { cas } : {});
+  const fallback = (): Scorer => model ?? (checker ??= newChecker());
   const info: ScorerInfo =
     choice === 'file' ? { kind: 'file', label: 'file' } : choice === 'checker' ? { kind: 'checker', label: 'checker' } : { ...(model?.info ?? { kind: 'checker', label: 'checker' }) };
   if (choice === 'auto') info.label = `file, else ${info.label}`;
@@ -47,7 +52,7 @@ export function createScorerChain(choice: ScorerChoice, model?: Scorer): ScorerC
         else rest.push(i);
       });
       if (rest.length) {
-        const scorer = choice === 'checker' ? (checker ??= createCheckerScorer()) : fallback();
+        const scorer = choice === 'checker' ? (checker ??= newChecker()) : fallback();
         const scored = await scorer.score(rest.map((i) => toItem(rollouts[i]!)), options);
         rest.forEach((i, k) => (results[i] = scored[k]!));
       }

@@ -1,38 +1,61 @@
 /**
- * Outcomes: what the file states, else the extracted final answer graded against the gold.
- * The grader (and its CAS) is loaded only when some rollout needs grading.
+ * Outcomes: what the file states, else the extracted final answer graded against the gold. The
+ * answers of a batch are graded together: the cheap checks here, what they cannot decide in one
+ * request to the CAS (which runs on a time budget, so a hostile answer is "not decided", never a
+ * hang).
  */
 import type { Outcome, Rollout } from '../core/model';
 import { extractAnswer } from '../core/answer/extract';
-import { loadAnswerGrader, type AnswerGrader } from '../core/answer/grade';
+import { createBoundedGrader, type BoundedGrader } from '../core/answer/boundedGrade';
+import type { CasService } from '../core/casService';
+import { shorten } from '../core/casLimits';
+import { sharedCas } from './cas/casClient';
+
+/** An answer that was not graded, and why (shown as a diagnostic on its line). */
+export interface UngradedAnswer {
+  rollout: Rollout;
+  answer: string;
+  reason: string;
+}
 
 export class OutcomeResolver {
-  private grader: Promise<AnswerGrader> | null = null;
+  private grader: BoundedGrader | null = null;
+
+  /** `cas`: where the algebra runs (default: the process's CAS worker). */
+  constructor(private readonly cas?: CasService) {}
 
   /**
    * Outcomes for a batch, aligned with the input. The answer is extracted for display only when
    * `extractAlways` is set; otherwise only when it must be graded.
    */
-  async resolve(rollouts: readonly Rollout[], options: { extractAlways: boolean }): Promise<Outcome[]> {
-    const out: Outcome[] = [];
-    for (const r of rollouts) {
-      if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') {
-        out.push(r.fileOutcome);
-        continue;
+  async resolve(
+    rollouts: readonly Rollout[],
+    options: { extractAlways: boolean; signal?: AbortSignal },
+  ): Promise<{ outcomes: Outcome[]; ungraded: UngradedAnswer[] }> {
+    const outcomes: Outcome[] = [];
+    const toGrade: { at: number; pred: string; gold: string }[] = [];
+    rollouts.forEach((r, at) => {
+      if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') return void outcomes.push(r.fileOutcome);
+      const extracted = extractAnswer(r.response)?.text ?? null;
+      if (r.fileOutcome.kind !== 'unknown') outcomes.push({ ...r.fileOutcome, extracted });
+      else if (r.gold === null || extracted === null) outcomes.push({ kind: 'unknown', source: 'none', extracted });
+      else {
+        outcomes.push({ kind: 'unknown', source: 'none', extracted });
+        toGrade.push({ at, pred: extracted, gold: r.gold });
       }
-      const extracted = extractAnswer(r.response);
-      const extractedText = extracted ? extracted.text : null;
-      if (r.fileOutcome.kind !== 'unknown') {
-        out.push({ ...r.fileOutcome, extracted: extractedText });
-      } else if (r.gold === null || extractedText === null) {
-        out.push({ kind: 'unknown', source: 'none', extracted: extractedText });
-      } else {
-        const grader = await (this.grader ??= loadAnswerGrader({ cache: true }));
-        const verdict = grader.grade(extractedText, r.gold);
-        const kind = verdict.equal === null ? 'unknown' : verdict.equal ? 'correct' : 'incorrect';
-        out.push({ kind, source: verdict.equal === null ? 'none' : 'graded', extracted: extractedText });
-      }
-    }
-    return out;
+    });
+    const ungraded: UngradedAnswer[] = [];
+    if (toGrade.length === 0) return { outcomes, ungraded };
+    this.grader ??= createBoundedGrader(this.cas ?? sharedCas());
+    const verdicts = await this.grader.gradeMany(toGrade, options.signal);
+    toGrade.forEach(({ at, pred }, k) => {
+      const verdict = verdicts[k];
+      const rollout = rollouts[at];
+      if (!verdict || !rollout) return;
+      const kind = verdict.equal === null ? 'unknown' : verdict.equal ? 'correct' : 'incorrect';
+      outcomes[at] = { kind, source: verdict.equal === null ? 'none' : 'graded', extracted: pred };
+      if (verdict.notDecided !== undefined) ungraded.push({ rollout, answer: shorten(pred, 60), reason: verdict.notDecided });
+    });
+    return { outcomes, ungraded };
   }
 }
