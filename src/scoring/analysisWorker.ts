@@ -3,6 +3,7 @@
  * It keeps the last analysis of each document so the Rollout View can ask for full texts later
  * without the host ever holding every response in memory.
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
@@ -13,6 +14,7 @@ import {
   type DetailsRequest,
   type WorkerToHost,
 } from '../protocol/analysis';
+import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 
@@ -28,6 +30,18 @@ const analyses = new Map<string, FileAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
+
+/**
+ * Test hook, never set by users: the path of a marker file. While it does not exist, the worker
+ * creates it and dies in the middle of its next analysis (the restart tests need a crash on cue).
+ */
+const CRASH_ONCE_MARKER = process.env['PROF_LENS_TEST_CRASH_ANALYSIS_ONCE'];
+
+function crashOnceForTests(): void {
+  if (!CRASH_ONCE_MARKER || existsSync(CRASH_ONCE_MARKER)) return;
+  writeFileSync(CRASH_ONCE_MARKER, 'the analysis worker crashed here on purpose\n');
+  process.exit(70);
+}
 
 function post(message: WorkerToHost): void {
   port?.postMessage(message);
@@ -53,6 +67,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
       onProgress: (done, total, activity) => {
+        crashOnceForTests();
         const now = performance.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
         lastProgress = now;
@@ -158,7 +173,7 @@ port?.on('message', (message: unknown) => {
       break;
     case 'shutdown':
       // The model's own worker thread is terminated before this one ends.
-      void models.release().finally(() => process.exit(0));
+      void Promise.allSettled([models.release(), releaseSharedCas()]).finally(() => process.exit(0));
       break;
   }
 });

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
-import { CancelledError, type AnalysisClient } from './analysisClient';
+import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
 import { RolloutIndex } from './rolloutIndex';
 import type { ScorerNotice } from './scorerChoice';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
@@ -87,11 +87,16 @@ export class AnalysisStore implements vscode.Disposable {
   /** An analysis started, advanced, finished or failed. */
   readonly onDidProgress = this.progress.event;
 
+  private readonly restartSubscription: { dispose(): void };
+
   /** Without a planner no model is used (the choice still applies, with the checker for `onnx`/`http`). */
   constructor(
     private readonly client: AnalysisClient,
     private readonly planner?: ScorerPlanner,
-  ) {}
+  ) {
+    // A new worker holds no analyses: redo those the Rollout View and panels may still ask about.
+    this.restartSubscription = client.onDidRestart(() => this.reanalyseIdle());
+  }
 
   /** The latest analysis of a document, if any. */
   get(uri: vscode.Uri): DocumentAnalysis | undefined {
@@ -150,6 +155,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.restartSubscription.dispose();
     for (const entry of this.entries.values()) {
       clearTimeout(entry.timer);
       entry.cancel?.();
@@ -157,6 +163,16 @@ export class AnalysisStore implements vscode.Disposable {
     this.entries.clear();
     this.updates.dispose();
     this.progress.dispose();
+  }
+
+  /** Analyses again every document whose analysis is not running (running ones are retried by the client). */
+  private reanalyseIdle(): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.cancel || !entry.analysis) continue;
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (document) this.analyseDocument(document);
+      else if (entry.analysis.version === -1) this.analyseFile(entry.analysis.uri);
+    }
   }
 
   private entry(uri: vscode.Uri): Entry {
@@ -176,8 +192,7 @@ export class AnalysisStore implements vscode.Disposable {
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
     const plan = this.currentPlan(uri);
-    const index = new RolloutIndex(settings.threshold);
-    const next: DocumentAnalysis = { uri, index, summary: null, version: request.version, scorerNotice: plan.notice };
+    const next: DocumentAnalysis = { uri, index: new RolloutIndex(settings.threshold), summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
@@ -195,8 +210,13 @@ export class AnalysisStore implements vscode.Disposable {
       {
         onProgress: (done, total, activity) => this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}) }),
         onChunk: (rollouts: readonly RolloutSummary[]) => {
-          index.add(rollouts);
+          next.index.add(rollouts);
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
+        },
+        onRestart: () => {
+          next.index = new RolloutIndex(settings.threshold);
+          if (isProgressive) this.updates.fire({ uri, isFinal: false });
+          this.progress.fire({ uri, state: 'running', done: 0, total: 0, activity: 'restarting after the analysis worker stopped' });
         },
       },
     );

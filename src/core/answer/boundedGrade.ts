@@ -7,6 +7,7 @@
 import { casScreen, shorten } from '../casLimits';
 import type { CasService, CasTask } from '../casService';
 import { FAST_LEAVES } from './compare';
+import { MAX_ANSWER_CHARS } from './prepare';
 import { decide, predictedAnswer, prepare, prepareAnswer, type Prepared, type Verdict } from './grade';
 
 /** A verdict; `notDecided` names why the CAS did not decide it (screened out, over budget). */
@@ -42,6 +43,9 @@ export function createBoundedGrader(cas: CasService): BoundedGrader {
     if (g === null) return { equal: null, method: 'no-gold' };
     const answer = predictedAnswer(pair.pred, g);
     if (answer === null) return { equal: false, method: 'no-answer' };
+    if (answer.length > MAX_ANSWER_CHARS) {
+      return notDecided(`the answer is ${answer.length.toLocaleString('en-US')} characters long (the limit is ${MAX_ANSWER_CHARS.toLocaleString('en-US')})`);
+    }
     const key = `${answer}\u0000${pair.gold}`;
     const known = verdicts.get(key);
     if (known) return known;

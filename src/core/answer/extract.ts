@@ -70,8 +70,12 @@ function extractAnswerHeading(response: string): ExtractedAnswer | null {
 }
 
 const ANSWER_IS = /\b(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*:?|:)[ \t]*/gi;
-/** Where the answer after "the answer is" stops: a line end, a step tag, boilerplate, a new sentence. */
-const ANSWER_STOP = /\n|\\n|\s*ки|\s*I hope|<\||\.\s+(?=[A-Z])|\.\s*$/;
+/**
+ * Where the answer after "the answer is" stops: a line end, a step tag, boilerplate, a new sentence.
+ * No alternative starts with `\s*`: tried at every space of a long run of them, that made the search
+ * quadratic (the spaces before a stop are trimmed off the answer anyway).
+ */
+const ANSWER_STOP = /\n|\\n|ки|I hope|<\||\.\s+(?=[A-Z])|\.\s*$/;
 
 /** "The answer is: X", "The final answer is X. I hope it is correct.", "Final answer: X". */
 function extractAnswerIs(response: string): ExtractedAnswer | null {

@@ -10,7 +10,7 @@ import { casLeaves, casParser } from './cas-compare';
 import { compareNodes, FAST_LEAVES, type LeafComparer, type Tri } from './compare';
 import { normalizeAnswer } from './normalize';
 import { parseNumber, numbersEqual } from './numeric';
-import { answerText, extractChoice, isProse, repairEscapes } from './prepare';
+import { answerText, extractChoice, isProse, MAX_ANSWER_CHARS, repairEscapes, tailOf } from './prepare';
 import { parseAnswer, type AnswerNode } from './structure';
 
 /** A grading result; `equal: null` means undecided (the answer could not be read or compared). */
@@ -47,6 +47,7 @@ export interface Prepared {
 
 /** Normalises and parses an answer already taken out of its text. */
 export function prepareAnswer(answer: string): Prepared | null {
+  if (answer.length > MAX_ANSWER_CHARS) return null;
   const { text, isPercent } = normalizeAnswer(answer);
   if (text === '') return null;
   return { text, node: parseAnswer(text), isPercent };
@@ -63,8 +64,8 @@ export function prepare(raw: string): Prepared | null {
  * for the letter it picks ("Because B is valid").
  */
 export function predictedAnswer(pred: string, gold: Prepared): string | null {
-  if (/^[A-Z]$/.test(gold.text) && isProse(repairEscapes(pred))) {
-    const letter = extractChoice(repairEscapes(pred));
+  if (/^[A-Z]$/.test(gold.text) && isProse(tailOf(repairEscapes(pred)))) {
+    const letter = extractChoice(tailOf(repairEscapes(pred)));
     if (letter !== null) return letter;
   }
   return answerText(pred);
