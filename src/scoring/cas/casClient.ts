@@ -41,7 +41,8 @@ export function bundledWorkerPath(name: string): string {
 /** The CAS in a worker thread; see the module comment. */
 export class CasClient implements CasService {
   private readonly worker: SupervisedWorker<CasToHost>;
-  private readonly budgetMs: number;
+  /** Milliseconds one task may take. */
+  readonly budgetMs: number;
 
   constructor(options: CasClientOptions = {}) {
     this.budgetMs = options.budgetMs ?? CAS_TASK_BUDGET_MS;

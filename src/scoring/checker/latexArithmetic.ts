@@ -18,7 +18,12 @@ interface State {
   casOnly: boolean;
   /** Anything neither can use: letters, subscripts, degrees, unknown commands. */
   unusable: boolean;
+  /** Groups entered so far (each level rescans its group, so depth is bounded). */
+  depth: number;
 }
+
+/** Nesting beyond any real arithmetic: deeper sides are not checked (and cost one scan per level). */
+const MAX_DEPTH = 64;
 
 const DROPPED = new Set([
   'left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', 'bigr', 'Bigl', 'Bigr', 'displaystyle',
@@ -31,13 +36,26 @@ const FRACTIONS = new Set(['frac', 'dfrac', 'tfrac', 'cfrac']);
 
 /** Convert one side. */
 export function latexToArithmetic(latex: string): LatexArithmetic {
-  const state: State = { casOnly: false, unusable: false };
+  const state: State = { casOnly: false, unusable: false, depth: 0 };
   const plain = convert(latex, state);
   if (state.unusable) return { plain: null, casEligible: false };
   return { plain: state.casOnly ? null : plain, casEligible: !/[%$]/.test(plain) };
 }
 
 function convert(s: string, state: State): string {
+  if (state.depth >= MAX_DEPTH || state.unusable) {
+    state.unusable = true;
+    return '';
+  }
+  state.depth++;
+  try {
+    return convertGroup(s, state);
+  } finally {
+    state.depth--;
+  }
+}
+
+function convertGroup(s: string, state: State): string {
   let out = '';
   for (let i = 0; i < s.length; ) {
     const c = s[i] ?? '';
