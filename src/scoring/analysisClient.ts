@@ -15,7 +15,7 @@ import {
   type RolloutSummary,
   type WorkerToHost,
 } from '../protocol/analysis';
-import { SupervisedWorker } from './supervisedWorker';
+import { stopAfterAsking, SupervisedWorker } from './supervisedWorker';
 
 /** A finished analysis as the host keeps it. */
 export interface HostAnalysis {
@@ -68,7 +68,9 @@ export class AnalysisClient {
       isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details',
       cancelMessage: (requestId) => ({ type: 'cancel', requestId }),
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
-      stop: stopGracefully,
+      // The worker closes its model (and the model's own thread) itself when asked; it is
+      // terminated only when it has not ended in time (stuck in computation).
+      stop: stopAfterAsking({ type: 'shutdown' }, SHUTDOWN_GRACE_MS),
     });
   }
 
@@ -129,18 +131,4 @@ export class AnalysisClient {
   dispose(): void {
     void this.worker.dispose();
   }
-}
-
-/**
- * The worker closes its model (and that model's own thread) itself when asked; it is terminated
- * only if it has not ended within the grace period (it is stuck in computation).
- */
-async function stopGracefully(worker: Worker): Promise<void> {
-  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.postMessage({ type: 'shutdown' });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
-  const outcome = await Promise.race([ended, late]);
-  clearTimeout(timer);
-  if (outcome === 'late') await worker.terminate();
 }

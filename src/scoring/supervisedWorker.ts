@@ -72,6 +72,22 @@ export class WorkerStallError extends Error {
   override readonly name = 'WorkerStallError';
 }
 
+/**
+ * A `stop` for workers that hold native resources (an ONNX session, a nested worker): ask them to
+ * release and end with `message`, and terminate only one that has not ended after `graceMs`.
+ */
+export function stopAfterAsking(message: unknown, graceMs: number): (worker: Worker) => Promise<void> {
+  return async (worker) => {
+    const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage(message);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const outcome = await Promise.race([ended, late]);
+    clearTimeout(timer);
+    if (outcome === 'late') await worker.terminate();
+  };
+}
+
 /** The error a cancelled request rejects with. */
 export function abortError(signal: AbortSignal | undefined, what = 'request'): Error {
   if (signal?.reason instanceof Error) return signal.reason;

@@ -12,7 +12,7 @@ import {
   type ReadyResponse,
   type WorkerToHostMessage,
 } from '../../protocol/worker';
-import { abortError, SupervisedWorker } from '../supervisedWorker';
+import { abortError, stopAfterAsking, SupervisedWorker } from '../supervisedWorker';
 
 export { abortError };
 
@@ -58,7 +58,8 @@ export class OnnxWorkerClient {
       cancelGraceMs: CANCEL_GRACE_MS,
       ...(options.backoffInitialMs === undefined ? {} : { backoffInitialMs: options.backoffInitialMs }),
       ...(options.backoffMaxMs === undefined ? {} : { backoffMaxMs: options.backoffMaxMs }),
-      stop: stopWorker,
+      // Ending a thread that still holds a native session can abort the whole process: ask first.
+      stop: stopAfterAsking({ type: 'shutdown', id: -1 }, SHUTDOWN_GRACE_MS),
     });
   }
 
@@ -93,18 +94,4 @@ export class OnnxWorkerClient {
   dispose(): Promise<void> {
     return this.worker.dispose();
   }
-}
-
-/**
- * Ask the worker to release its session and end; terminate it only after the grace period.
- * Ending a thread that still holds a native session can abort the whole process.
- */
-async function stopWorker(worker: Worker): Promise<void> {
-  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.postMessage({ type: 'shutdown', id: -1 });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
-  const outcome = await Promise.race([ended, late]);
-  clearTimeout(timer);
-  if (outcome === 'late') await worker.terminate();
 }
