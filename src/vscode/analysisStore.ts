@@ -224,7 +224,11 @@ export class AnalysisStore implements vscode.Disposable {
     this.progress.fire({ uri, state: 'running', done: 0, total: 0 });
     job.result.then(
       (result) => this.finish(entry, next, result.summary),
-      (error: unknown) => this.fail(uri, error),
+      (error: unknown) => {
+        // A failed analysis no longer runs: a worker restart may redo it.
+        if (entry.cancel === job.cancel) entry.cancel = undefined;
+        this.fail(uri, error);
+      },
     );
   }
 
