@@ -56,30 +56,45 @@ function convert(s: string, state: State): string {
 }
 
 function convertGroup(s: string, state: State): string {
-  let out = '';
+  const out = new Output();
   for (let i = 0; i < s.length; ) {
     const c = s[i] ?? '';
     if (c === '\\') {
       // `2\frac{1}{2}` is a mixed number to some writers and a product to others.
-      if (/^\\[dtc]?frac/.test(s.slice(i)) && /\d\s*$/.test(out)) state.unusable = true;
+      if (/^\\[dtc]?frac/.test(s.slice(i, i + 6)) && out.endsInDigit) state.unusable = true;
       const [text, next] = command(s, i, state);
-      out += text;
+      out.add(text);
       i = next;
     } else if (c === '{') {
       if (s.startsWith('{,}', i)) {
-        out += ',';
+        out.add(',');
         i += 3;
         continue;
       }
       const close = matchingBrace(s, i);
-      out += `(${convert(s.slice(i + 1, close), state)})`;
+      out.add(`(${convert(s.slice(i + 1, close), state)})`);
       i = close + 1;
     } else {
-      out += character(c, state);
+      out.add(character(c, state));
       i++;
     }
   }
-  return out;
+  return out.text;
+}
+
+/**
+ * The converted text, and whether it ends in a digit (spaces aside). Tracked as it grows: testing
+ * the text itself with a `$`-anchored regex rescanned (and flattened) all of it at every command.
+ */
+class Output {
+  text = '';
+  endsInDigit = false;
+
+  add(piece: string): void {
+    this.text += piece;
+    const trimmed = piece.trimEnd();
+    if (trimmed !== '') this.endsInDigit = /\d/.test(trimmed[trimmed.length - 1] ?? '');
+  }
 }
 
 function character(c: string, state: State): string {

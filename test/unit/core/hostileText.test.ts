@@ -101,10 +101,17 @@ describe('the checker on hostile steps', () => {
     ['30k nested braces in math', `$${'{'.repeat(30_000)}1${'}'.repeat(30_000)} = 1$`],
     ['20k nested parentheses', `${'('.repeat(20_000)}1${')'.repeat(20_000)} = 1`],
     ['a 4,000-digit number', `1 = ${'1'.repeat(4000)}`],
+    ['a 40k-group comma chain that is not a number', `1 = 1${',000'.repeat(40_000)}1`],
+    ['40k \\frac commands in one side', `$1${'\\frac12'.repeat(40_000)} = 1$`],
   ])('%s: judged in time, never throwing', (_, step) => {
     const { value, ms } = timed(() => judgeStep(step));
     expect(value.every((j) => j.verdict.status !== 'false')).toBe(true);
     expect(ms).toBeLessThan(BOUND_MS);
+  });
+
+  it('thousands groups still read as one number, and a chain that is not one as several', () => {
+    expect(judgeStep('1,000 + 2,500 = 3,500').map((j) => j.verdict.status)).toEqual(['holds']);
+    expect(judgeStep('So 1,0001 = 5').map((j) => j.verdict.status)).not.toContain('holds');
   });
 
   it('math spans are still found after a run of unclosed openers', () => {
