@@ -112,14 +112,15 @@ export function isJoiningGap(gap: string): boolean {
 export function lastBoxGroup(text: string, boxes: readonly BoxSpan[]): BoxSpan[] {
   const last = boxes[boxes.length - 1];
   if (last === undefined) return [];
+  // Collected backwards and reversed once: `unshift` per box was quadratic in a line of boxes.
   const group = [last];
   for (let k = boxes.length - 2; k >= 0; k--) {
     const prev = boxes[k];
-    const next = group[0];
+    const next = group[group.length - 1];
     if (prev === undefined || next === undefined) break;
     if (prev.boxEnd > next.boxStart) break;
     if (!isJoiningGap(text.slice(prev.boxEnd, next.boxStart))) break;
-    group.unshift(prev);
+    group.push(prev);
   }
-  return group;
+  return group.reverse();
 }

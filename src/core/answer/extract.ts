@@ -50,7 +50,8 @@ export function extractBoxed(response: string): ExtractedAnswer | null {
   const last = group[group.length - 1];
   if (first === undefined || last === undefined) return null;
   const parts = group.map((b) => response.slice(b.contentStart, b.contentEnd).trim());
-  const distinct = parts.filter((p, i) => p.length > 0 && parts.indexOf(p) === i);
+  // A Set, not indexOf: a response of thousands of distinct boxes made that quadratic.
+  const distinct = [...new Set(parts.filter((p) => p.length > 0))];
   if (distinct.length === 0) return null;
   if (group.length === 1) return trimmed(response, first.contentStart, first.contentEnd, 'boxed');
   return { text: distinct.join(', '), start: first.contentStart, end: last.contentEnd, method: 'boxed' };

@@ -86,11 +86,11 @@ export function answerFromProse(text: string): string | null {
   const group = [last];
   for (let k = segments.length - 2; k >= 0; k--) {
     const prev = segments[k];
-    const next = group[0];
+    const next = group[group.length - 1];
     if (prev === undefined || next === undefined || !isJoiningGap(text.slice(prev.end, next.start))) break;
-    group.unshift(prev);
+    group.push(prev);
   }
-  return group.map((s) => s.body).join(', ');
+  return group.reverse().map((s) => s.body).join(', ');
 }
 
 function lastNumber(text: string): string | null {

@@ -37,6 +37,13 @@ describe('answer extraction on hostile responses', () => {
     expect(boxes.ms + slashes.ms).toBeLessThan(BOUND_MS);
   });
 
+  it('160k distinct boxes joined into one answer', () => {
+    const text = Array.from({ length: 160_000 }, (_, i) => `\\boxed{${i}}`).join(' ');
+    const { value, ms } = timed(() => extractAnswer(text));
+    expect(value?.text.split(', ')).toHaveLength(160_000);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+
   it('boxes still close where they did: nested, escaped and double-backslashed', () => {
     const text = 'a \\\\boxed{x^{2}} b \\boxed{\\{1\\}} c \\boxed{\\frac{1}{2}';
     expect(findBoxes(text).map((b) => text.slice(b.contentStart, b.contentEnd))).toEqual(['x^{2}', '\\{1\\}', '\\frac{1}{2}']);
