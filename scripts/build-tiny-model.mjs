@@ -5,7 +5,8 @@
 //
 // Usage: node scripts/build-tiny-model.mjs OUT_DIR [--only name,name]
 // Variants (one folder each under OUT_DIR): tiny, tiny-fp16, tiny-external, tiny-value,
-// tiny-bad-inputs, tiny-bench.
+// tiny-bad-inputs, tiny-bench, tiny-retrained (tiny's graph with other weights: a file of exactly
+// the same size whose scores differ, as a re-exported checkpoint would be).
 //
 // The small variants compute, for token ids x[t] (x[-1] = 0) and attention mask m[t]:
 //   logits[t] = m[t] * ([0, w1(x[t] mod V)] + [0, w2(x[t-1] mod V)])
@@ -102,12 +103,14 @@ const dims = (shape) => ({ dim: shape.map((d) => (typeof d === 'number' ? { dimV
 const valueInfo = (name, elemType, shape) => ({ name, type: { tensorType: { elemType, shape: dims(shape) } } });
 
 /** Per-residue tables of the small variants: row r = [0, w(r)] (or [w(r)] for a value head). */
-export function tinyWeights(width) {
+export function tinyWeights(width, isRetrained = false) {
   const t1 = [];
   const t2 = [];
+  // Negated weights: same tensor sizes, so the same file size, and every score mirrored around 0.5.
+  const sign = isRetrained ? -1 : 1;
   for (let r = 0; r < TINY_VOCAB; r++) {
-    t1.push(...(width === 2 ? [0, w1(r)] : [w1(r)]));
-    t2.push(...(width === 2 ? [0, w2(r)] : [w2(r)]));
+    t1.push(...(width === 2 ? [0, sign * w1(r)] : [sign * w1(r)]));
+    t2.push(...(width === 2 ? [0, sign * w2(r)] : [sign * w2(r)]));
   }
   return { t1, t2 };
 }
@@ -123,9 +126,9 @@ function shiftedIds(w, nodes, ids) {
   return 'ids_prev';
 }
 
-function smallGraph(w, { width, isFp16, idsName }) {
+function smallGraph(w, { width, isFp16, idsName, isRetrained }) {
   const nodes = [];
-  const { t1, t2 } = tinyWeights(width);
+  const { t1, t2 } = tinyWeights(width, isRetrained);
   w.floats('table_cur', [TINY_VOCAB, width], t1);
   w.floats('table_prev', [TINY_VOCAB, width], t2);
   w.int64s('vocab', [TINY_VOCAB]);
@@ -184,13 +187,15 @@ const VARIANTS = {
   'tiny-value': { profile: 'skywork-prm', width: 1 },
   'tiny-bad-inputs': { profile: 'qwen-prm', idsName: 'tokens' },
   'tiny-bench': { profile: 'qwen-prm', bench: { hidden: 512, layers: 4, vocab: 2048 } },
+  // Named like tiny inside, so that only the weights differ.
+  'tiny-retrained': { profile: 'qwen-prm', isRetrained: true, graphName: 'tiny' },
 };
 
 function buildVariant(name, spec) {
   const w = new Weights(Boolean(spec.isExternal));
   const idsName = spec.idsName ?? 'input_ids';
   const width = spec.width ?? 2;
-  let nodes = spec.bench ? benchGraph(w, spec.bench) : smallGraph(w, { width, isFp16: spec.isFp16, idsName });
+  let nodes = spec.bench ? benchGraph(w, spec.bench) : smallGraph(w, { width, isFp16: spec.isFp16, idsName, isRetrained: spec.isRetrained });
   const outputs = [valueInfo('logits', spec.isFp16 ? FLOAT16 : FLOAT, ['batch', 'seq', width])];
   if (width === 1) {
     w.int64s('squeeze_axes', [2]);
@@ -199,7 +204,7 @@ function buildVariant(name, spec) {
     outputs[0] = valueInfo('value', FLOAT, ['batch', 'seq']);
   }
   const graph = {
-    name, node: nodes, initializer: w.tensors, output: outputs,
+    name: spec.graphName ?? name, node: nodes, initializer: w.tensors, output: outputs,
     input: [valueInfo(idsName, INT64, ['batch', 'seq']), valueInfo('attention_mask', INT64, ['batch', 'seq'])],
   };
   const model = { irVersion: 8, producerName: 'prof-lens build-tiny-model', graph, opsetImport: [{ domain: '', version: 17 }] };

@@ -3,6 +3,7 @@
  */
 import * as vscode from 'vscode';
 import { AnalysisClient } from './scoring/analysisClient';
+import { ApiKeyStore, registerApiKeyCommands } from './vscode/apiKey';
 import { AnalysisStore } from './vscode/analysisStore';
 import { RolloutCodeLensProvider } from './vscode/codeLens';
 import { registerCommands } from './vscode/commands';
@@ -12,9 +13,11 @@ import { trackDocuments } from './vscode/documentTracking';
 import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
 import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
+import { trackRolloutContext } from './vscode/rolloutContext';
 import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
 import { ScorerNotices } from './vscode/scorerNotices';
+import { SendGuard } from './vscode/sendGuard';
 import { createSetupFeature } from './vscode/setupFeature';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
@@ -23,11 +26,16 @@ import { StatusBar } from './vscode/statusBar';
 /** When the bundle was loaded: activation time counts from here. */
 const loadStartedAt = performance.now();
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const metrics = Metrics.fromEnvironment();
+  const apiKeys = new ApiKeyStore(context.secrets);
+  context.subscriptions.push(apiKeys);
+  // Read before the first analysis, so a served model gets its key from the first request.
+  await apiKeys.load();
+  const apiKey = (): string | undefined => apiKeys.current;
   const settings = new LiveSettings();
   const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
-  const store = new AnalysisStore(client, scorerPlanner(modelEnvironment(context)));
+  const store = new AnalysisStore(client, scorerPlanner(modelEnvironment(context, apiKey)), new SendGuard(apiKey));
   const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
@@ -42,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     metrics, settings, store, client, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
+    trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
     vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
@@ -52,9 +61,12 @@ export function activate(context: vscode.ExtensionContext): void {
       client.configureModel(store.currentPlan().model);
     }),
     ...trackDocuments(store, settings),
+    // A new key reaches the worker's model at once (the configuration key changes with it).
+    apiKeys.onDidChange(() => client.configureModel(store.currentPlan().model)),
     ...registerCommands({ store, views, notices }),
+    ...registerApiKeyCommands(apiKeys),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
-    createSetupFeature({ extension: context.extension }),
+    createSetupFeature({ extension: context.extension, apiKey }),
   );
   metrics.activated(loadStartedAt);
 }

@@ -4,6 +4,8 @@
  */
 import type { CalibrationBin } from '../src/core/statistics';
 import type { WhatIfSettings } from '../src/protocol/panel';
+import { penaltyBounds } from '../src/core/prof';
+import { penaltyZoneLabels } from '../src/core/presentation/penaltyWords';
 
 /** The plotting area, in SVG units. */
 export interface PlotSize {
@@ -55,13 +57,13 @@ export interface Zone {
   label: string;
 }
 
-/** The penalised step counts within [from, to]: H ≤ 1, and H ≥ Hλ (card) or H > 30 (reference). */
+/** The penalised step counts within [from, to], from the configured rule and Hλ. */
 export function penaltyZones(from: number, to: number, settings: Pick<WhatIfSettings, 'penalty' | 'maxSteps'>): Zone[] {
   const zones: Zone[] = [];
-  if (from <= 1) zones.push({ from, to: Math.min(1, to), label: 'H ≤ 1' });
-  const high = settings.penalty === 'card' ? settings.maxSteps : 31;
-  const highLabel = settings.penalty === 'card' ? `H ≥ ${settings.maxSteps}` : 'H > 30';
-  if (to >= high) zones.push({ from: Math.max(high, from), to, label: highLabel });
+  const { shortest, longest } = penaltyBounds(settings.penalty, settings.maxSteps);
+  const labels = penaltyZoneLabels(settings);
+  if (from <= shortest) zones.push({ from, to: Math.min(shortest, to), label: labels.short });
+  if (to >= longest) zones.push({ from: Math.max(longest, from), to, label: labels.long });
   return zones;
 }
 

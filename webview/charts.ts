@@ -6,6 +6,7 @@
 import { h, svg, svgTitle } from './dom';
 import { calibrationPoints, histogram, integerTicks, type Zone } from './chartGeometry';
 import type { CalibrationBin } from '../src/core/statistics';
+import { formatScore } from '../src/core/presentation/numbers';
 
 const MARGIN = { left: 40, right: 12, top: 12, bottom: 34 };
 
@@ -65,7 +66,7 @@ export function histogramChart(spec: HistogramSpec): HTMLElement {
 export function calibrationChart(bins: readonly CalibrationBin[]): HTMLElement {
   const size = { width: 200, height: 200 };
   const points = calibrationPoints(bins, size).map((p) => svg('circle', { cx: p.cx, cy: p.cy, r: p.r, class: 'point' }, [
-    svgTitle(`scores ${p.bin.low.toFixed(1)}–${p.bin.high.toFixed(1)}: ${p.bin.count} rollouts, mean score ${(p.bin.meanScore ?? 0).toFixed(2)}, ${((p.bin.fractionCorrect ?? 0) * 100).toFixed(0)}% correct`),
+    svgTitle(`scores ${p.bin.low.toFixed(1)}–${p.bin.high.toFixed(1)}: ${p.bin.count} rollouts, mean score ${formatScore(p.bin.meanScore)}, ${((p.bin.fractionCorrect ?? 0) * 100).toFixed(0)}% correct`),
   ]));
   const ticks = [0, 0.5, 1].flatMap((t) => [
     text(t * size.width, size.height + 14, String(t), { 'text-anchor': 'middle' }),

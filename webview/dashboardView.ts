@@ -7,7 +7,9 @@ import { h, replaceChildren } from './dom';
 import { calibrationChart, histogramChart, horizontalBars } from './charts';
 import { penaltyZones } from './chartGeometry';
 import { exportBar } from './exportBar';
-import { aurocWords, falsePositiveRulesText, formatPercent, formatScore, reasonLabel } from './words';
+import { aurocWords, formatPercent, formatScore } from '../src/core/presentation/numbers';
+import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
+import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/presentation/reasonWords';
 import type { Channel } from './channel';
 import type { DashboardData } from '../src/protocol/panel';
 
@@ -52,10 +54,10 @@ function falsePositiveList(data: DashboardData, channel: Channel): HTMLElement {
     reveal.addEventListener('click', () => channel.post({ type: 'reveal', source: data.source, rolloutId: fp.id }));
     const group = h('button', { className: 'link', text: fp.groupLabel, attrs: { type: 'button', 'aria-label': `Show group ${fp.groupLabel}` } });
     group.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: fp.id }));
-    return h('tr', { children: [h('td', { children: [reveal] }), h('td', { children: [group] }), h('td', { className: 'num', text: formatScore(fp.weakest) }), h('td', { text: falsePositiveRulesText(fp.rules) })] });
+    return h('tr', { children: [h('td', { children: [reveal] }), h('td', { children: [group] }), h('td', { className: 'num', text: formatScore(fp.weakest) }), h('td', { text: falsePositiveRulesText(fp.rules) }), h('td', { className: 'evidence', text: fp.evidence ?? '—' })] });
   });
   const more = data.falsePositiveTotal > data.falsePositives.length ? h('p', { className: 'muted', text: `Showing ${data.falsePositives.length} of ${data.falsePositiveTotal}.` }) : null;
-  const head = h('thead', { children: [h('tr', { children: ['Rollout', 'Group', 'Weakest step', 'Rules'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
+  const head = h('thead', { children: [h('tr', { children: ['Rollout', 'Group', 'Weakest step', 'Rules', 'Evidence'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
   return h('div', { children: [h('table', { className: 'fp-list', attrs: { 'aria-label': 'Suspected false positives' }, children: [head, h('tbody', { children: rows })] }), more] });
 }
 
@@ -78,7 +80,7 @@ function decisions(data: DashboardData): HTMLElement {
   const items = Object.entries(data.report.byReason).map(([reason, count]) => ({
     label: reasonLabel(reason),
     count: count ?? 0,
-    className: reason.startsWith('kept') ? 'kept' : reason.startsWith('not-ranked') ? 'unranked' : 'dropped',
+    className: reasonFamily(reason),
   }));
   return h('section', { className: 'card', attrs: { 'aria-label': 'Decisions' }, children: [h('h2', { text: 'Kept and dropped, by reason' }), horizontalBars('Rollouts by decision', items)] });
 }
@@ -94,7 +96,7 @@ function distributions(data: DashboardData): HTMLElement {
         className: 'charts',
         children: [
           histogramChart({
-            title: `Step count H of ranked rollouts (shaded: penalised, ${settings.penalty === 'card' ? `H ≤ 1 or H ≥ ${settings.maxSteps}` : 'H < 2 or H > 30'})`,
+            title: `Step count H of ranked rollouts (shaded: penalised, ${penaltyZonesText(settings)})`,
             counts: data.report.stepCounts,
             xLabel: 'steps (H)',
             describe: (key, count) => `${count} rollout${count === 1 ? '' : 's'} with H = ${key}`,

@@ -7,6 +7,7 @@ import type { Decision } from '../src/core/model';
 import type { FalsePositive } from '../src/core/groups';
 import { falsePositivesOf } from '../src/core/groups';
 import { decideGroup, type RankInput } from '../src/core/prof';
+import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rolloutFacts';
 import { resolveSettings } from '../src/core/settings';
 import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
 
@@ -15,6 +16,8 @@ export interface ViewRow {
   row: GroupRow;
   decision: Decision;
   falsePositive: FalsePositive;
+  /** Low steps, evidence … under the current settings (the analysis's own when nothing changed). */
+  facts: RolloutFacts;
   /** The decision the analysis made, for the "changed" mark. */
   analysed: Decision;
   /** Kept ↔ dropped differs from the analysis. */
@@ -31,6 +34,8 @@ export interface GroupCounts {
   m: number;
   keptPlus: number;
   keptMinus: number;
+  /** Dropped only because they tied with a kept rollout (file order decided). */
+  tied: number;
   notRanked: number;
 }
 
@@ -63,10 +68,13 @@ export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewR
   const falsePositives = falsePositivesOf(members, decisions, settings);
   const rows = data.rows.map((row, i): ViewRow => {
     const decision = decisions[i] as Decision;
+    const falsePositive = falsePositives[i] as FalsePositive;
+    const facts = rolloutFacts({ stepScores: row.stepScores ?? [], stepNotes: row.stepNotes, isScored: row.stepScores !== null, steps: decision.steps, falsePositive }, settings);
     return {
       row,
       decision,
-      falsePositive: falsePositives[i] as FalsePositive,
+      falsePositive,
+      facts,
       analysed: row.decision,
       isChanged: decision.kept !== row.decision.kept,
     };
@@ -100,20 +108,7 @@ export function countGroup(rows: readonly ViewRow[], whatIf: WhatIfSettings): Gr
     m: whatIf.remove === null ? whatIf.m : Math.max(0, n - whatIf.remove),
     keptPlus: ranked.filter((r) => isCorrect(r) && r.decision.kept).length,
     keptMinus: ranked.filter((r) => !isCorrect(r) && r.decision.kept).length,
+    tied: ranked.filter((r) => r.decision.reason === 'dropped-tie').length,
     notRanked: rows.length - n,
   };
-}
-
-/** Mean and minimum of the scored steps; null when there are none. */
-export function scoreSummary(scores: readonly (number | null)[] | null): { mean: number | null; min: number | null } {
-  const numbers = (scores ?? []).filter((s): s is number => s !== null && Number.isFinite(s));
-  if (numbers.length === 0) return { mean: null, min: null };
-  return { mean: numbers.reduce((a, b) => a + b, 0) / numbers.length, min: Math.min(...numbers) };
-}
-
-/** Why a rollout carries the step-count penalty, in the paper's terms; null when it does not. */
-export function penaltyReason(steps: number, decision: Decision, whatIf: WhatIfSettings): string | null {
-  if (!decision.penalised) return null;
-  if (steps <= 1) return `H = ${steps} ≤ 1`;
-  return whatIf.penalty === 'card' ? `H = ${steps} ≥ Hλ = ${whatIf.maxSteps}` : `H = ${steps} > 30`;
 }

@@ -5,14 +5,17 @@
  */
 import { h, svg, svgTitle } from './dom';
 import { mathText } from './math';
-import { penaltyReason, scoreSummary, type ViewRow } from './groupModel';
-import { clip, falsePositiveRulesText, formatScore, outcomeLabel, reasonLabel } from './words';
+import type { ViewRow } from './groupModel';
+import { clip, formatScore } from '../src/core/presentation/numbers';
+import { outcomeLabel } from '../src/core/presentation/outcomeWords';
+import { penaltyBadge, penaltyReason } from '../src/core/presentation/penaltyWords';
+import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/presentation/reasonWords';
+import { scoreSummary } from '../src/core/presentation/stepFacts';
 import type { WhatIfSettings } from '../src/protocol/panel';
 
 /** What the table needs besides its rows. */
 export interface TableContext {
   whatIf: WhatIfSettings;
-  threshold: number;
   expanded: Set<number>;
   onReveal: (rolloutId: number) => void;
   onToggle: (rolloutId: number) => void;
@@ -29,38 +32,35 @@ export function scoreBucket(score: number | null): string {
   return String(Math.min(4, Math.max(0, Math.floor(score * 5))));
 }
 
-/** A strip of coloured cells, one per step; steps below the threshold are outlined. */
-export function scoreStrip(scores: readonly (number | null)[], threshold: number): SVGElement {
+/** A strip of coloured cells, one per step; low steps (below the threshold) are outlined. */
+export function scoreStrip(scores: readonly (number | null)[], lowSteps: readonly number[]): SVGElement {
   const cell = Math.max(3, Math.min(10, 150 / Math.max(1, scores.length)));
   const cells = scores.map((score, i) => svg('rect', {
     x: i * cell, y: 1, width: Math.max(1, cell - 1), height: 12,
-    class: `cell b${scoreBucket(score)}${score !== null && score < threshold ? ' low' : ''}`,
-  }, [svgTitle(`step ${i + 1}: ${formatScore(score)}`)]));
+    class: `cell b${scoreBucket(score)}${lowSteps.includes(i) ? ' low' : ''}`,
+  }, [svgTitle(`step ${i + 1}: ${formatScore(score)}${lowSteps.includes(i) ? ' (low)' : ''}`)]));
   const label = scores.length === 0 ? 'no steps' : `step scores ${scores.map(formatScore).join(', ')}`;
   return svg('svg', { class: 'strip', width: Math.max(cell, scores.length * cell), height: 14, role: 'img', 'aria-label': label }, cells);
 }
 
 function penaltyCell(view: ViewRow, whatIf: WhatIfSettings): HTMLElement {
   const steps = view.row.stepScores?.length ?? view.decision.steps;
-  const reason = penaltyReason(steps, view.decision, whatIf);
+  const reason = view.decision.penalised ? penaltyReason(steps, whatIf) : null;
   const badge = reason
-    ? h('span', { className: 'badge penalty', text: steps <= 1 ? 'H≤1' : whatIf.penalty === 'card' ? `H≥${whatIf.maxSteps}` : 'H>30', attrs: { title: `step-count penalty −λ: ${reason}` } })
+    ? h('span', { className: 'badge penalty', text: penaltyBadge(steps, whatIf), attrs: { title: `step-count penalty −λ: ${reason}` } })
     : null;
   return h('td', { className: 'num steps', children: [String(steps), badge] });
 }
 
 function decisionCell(view: ViewRow): HTMLElement {
   const d = view.decision;
-  const state = d.rank === null ? 'unranked' : d.kept ? 'kept' : 'dropped';
+  const state = reasonFamily(d.reason);
   const changed = view.isChanged
     ? h('span', { className: 'badge changed', text: d.kept ? 'now kept' : 'now dropped', attrs: { title: `analysed: ${reasonLabel(view.analysed.reason)}` } })
     : null;
+  const why = `suspected false positive (${falsePositiveRulesText(view.falsePositive.rules)}): ${view.facts.evidence ?? ''}`;
   const suspect = view.falsePositive.suspected
-    ? h('span', {
-      className: 'badge suspect',
-      text: '⚠ false positive?',
-      attrs: { title: `suspected false positive: ${falsePositiveRulesText(view.falsePositive.rules)}`, 'aria-label': `suspected false positive: ${falsePositiveRulesText(view.falsePositive.rules)}` },
-    })
+    ? h('span', { className: 'badge suspect', text: '⚠ false positive?', attrs: { title: why, 'aria-label': why } })
     : null;
   return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect] });
 }
@@ -106,10 +106,10 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
       penaltyCell(view, context.whatIf),
       h('td', { className: 'num', children: [
         formatScore(summary.mean), ' · ',
-        h('span', { className: summary.min !== null && summary.min < context.threshold ? 'low' : '', text: formatScore(summary.min) }),
+        h('span', { className: view.facts.lowSteps.length > 0 ? 'low' : '', text: formatScore(summary.min) }),
       ] }),
       h('td', { className: 'num', text: formatScore(decision.consistency) }),
-      h('td', { children: [row.stepScores ? scoreStrip(row.stepScores, context.threshold) : h('span', { className: 'muted', text: 'unscored' })] }),
+      h('td', { children: [row.stepScores ? scoreStrip(row.stepScores, view.facts.lowSteps) : h('span', { className: 'muted', text: 'unscored' })] }),
       decisionCell(view),
     ],
   });
@@ -147,15 +147,29 @@ function nextRolloutRow(tr: HTMLTableRowElement, direction: 1 | -1): Element | n
   return next;
 }
 
-function stepsRow(view: ViewRow, threshold: number): HTMLTableRowElement {
-  const items = view.row.steps.map((text, i) => {
-    const score = view.row.stepScores?.[i] ?? null;
-    const isLow = score !== null && score < threshold;
-    return h('li', {
+/** "… steps 16–29 not shown": a long rollout's gap, said where it is. */
+function gapItem(from: number, to: number): HTMLElement {
+  const which = from === to ? `step ${from + 1}` : `steps ${from + 1}–${to + 1}`;
+  return h('li', { className: 'step gap muted', attrs: { 'aria-label': `${which} not shown` }, text: `… ${which} not shown here: the Rollout View shows every step` });
+}
+
+function stepsRow(view: ViewRow): HTMLTableRowElement {
+  const items: HTMLElement[] = [];
+  let next = 0;
+  for (const step of view.row.steps) {
+    if (step.index > next) items.push(gapItem(next, step.index - 1));
+    const score = view.row.stepScores?.[step.index] ?? null;
+    const isLow = view.facts.lowSteps.includes(step.index);
+    // Set as text, never as markup: a note can hold a critic's words about file text.
+    const note = view.row.stepNotes[step.index];
+    items.push(h('li', {
       className: isLow ? 'step low' : 'step',
-      children: [h('div', { className: 'step-head', text: `Step ${i + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}` }), mathText(text, 'prose step-text')],
-    });
-  });
+      attrs: { value: String(step.index + 1) },
+      children: [h('div', { className: 'step-head', text: `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}` }), mathText(step.text, 'prose step-text')],
+    }));
+    next = step.index + 1;
+  }
+  if (view.row.stepCount > next && view.row.steps.length > 0) items.push(gapItem(next, view.row.stepCount - 1));
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
   return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [list] })] });
 }
@@ -166,7 +180,7 @@ export function groupTable(rows: readonly ViewRow[], context: TableContext): HTM
   const body = h('tbody');
   for (const view of rows) {
     body.appendChild(rolloutRow(view, context));
-    if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view, context.threshold));
+    if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view));
   }
   // One tab stop for the whole table (the focused row, else the first); arrows move within it.
   const rolloutRows = [...body.querySelectorAll<HTMLTableRowElement>('tr.rollout')];

@@ -39,6 +39,7 @@ function countsList(counts: GroupCounts): HTMLElement {
     countItem('k+', counts.keptPlus, 'correct kept'),
     countItem('k−', counts.keptMinus, 'incorrect kept'),
   ];
+  if (counts.tied > 0) items.push(countItem('tied', counts.tied, 'dropped because they tied with a kept rollout (file order decided, not the scores)'));
   if (counts.notRanked > 0) items.push(countItem('not ranked', counts.notRanked, 'not ranked (no outcome or no scores)'));
   return h('dl', { className: 'counts', children: items });
 }
@@ -71,6 +72,7 @@ function promptSection(data: GroupData): HTMLElement {
       h('h2', { text: 'Prompt' }),
       mathText(data.prompt, 'prose prompt-text'),
       h('p', { className: 'gold', children: [h('span', { className: 'muted', text: 'Gold answer: ' }), answerText(data.gold)] }),
+      data.omitted ? h('p', { className: 'omitted muted', attrs: { role: 'note' }, text: `Long group: ${data.omitted}` }) : null,
     ],
   });
 }
@@ -125,7 +127,6 @@ class GroupView {
     const focused = document.activeElement?.getAttribute('data-rollout');
     replaceChildren(this.table, [groupTable(rows, {
       whatIf: this.whatIf,
-      threshold: data.settings.threshold,
       expanded: this.expanded,
       onReveal: (rolloutId) => channel.post({ type: 'reveal', source: data.source, rolloutId }),
       onToggle: (rolloutId) => {

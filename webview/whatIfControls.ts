@@ -6,6 +6,8 @@
 import { h } from './dom';
 import { fieldsOf, parseWhatIf, type WhatIfFields } from './whatIfForm';
 import type { WhatIfSettings } from '../src/protocol/panel';
+import { REFERENCE_MAX_STEPS } from '../src/core/prof';
+import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
 
 /** What the controls start from and report to. */
 export interface WhatIfOptions {
@@ -18,7 +20,7 @@ type ValueElement = HTMLElement & { value: string };
 
 const CHOICES: Partial<Record<keyof WhatIfFields, [string, string][]>> = {
   mode: [['keep', 'keep m'], ['remove', 'remove R']],
-  penalty: [['card', 'card: H ≤ 1 or H ≥ Hλ'], ['reference', 'reference: H < 2 or H > 30']],
+  penalty: [['card', 'card: H ≤ 1 or H ≥ Hλ'], ['reference', `reference: ${penaltyZonesText({ penalty: 'reference', maxSteps: REFERENCE_MAX_STEPS })}`]],
   variant: [['both', 'BOTH (rank incorrect too)'], ['pos', 'POS (incorrect at random)']],
   aggregate: [['mean', 'mean'], ['min', 'min'], ['sum', 'sum']],
 };

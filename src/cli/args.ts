@@ -3,16 +3,19 @@
  * with messages that name the option and what it expects.
  */
 import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';
-import type { ScorerChoice } from '../scoring/chain';
+import { isScorerChoice, SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
   positionals: string[];
   settings: ProfSettings;
-  scorer: ScorerChoice | 'onnx' | 'http';
+  scorer: ScorerChoice;
   flags: Set<string>;
+  /** The last value of each option. */
   values: Map<string, string>;
+  /** Every value of an option that may be given more than once (`--url`), in order. */
+  lists: Map<string, string[]>;
 }
 
 const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
@@ -24,14 +27,16 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
   '--threshold': 'threshold',
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
-const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency']);
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens']);
+/** Options that may be repeated, each value kept. */
+const LIST_OPTIONS = new Set(['--url']);
 const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--no-cache', '--quiet', '--sweep']);
 
 /** Parse argv (after the command name). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const partial: Record<string, unknown> = {};
   const fields: Partial<Record<FieldRole, string>> = {};
-  const out: ParsedArgs = { positionals: [], settings: resolveSettings(), scorer: 'auto', flags: new Set(), values: new Map() };
+  const out: ParsedArgs = { positionals: [], settings: resolveSettings(), scorer: 'auto', flags: new Set(), values: new Map(), lists: new Map() };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = splitInline(argv[i]!);
     const takeValue = (): string => {
@@ -43,7 +48,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (name in NUMBER_OPTIONS) partial[NUMBER_OPTIONS[name]!] = toNumber(name, takeValue());
     else if (name in CHOICE_OPTIONS) partial[CHOICE_OPTIONS[name]!] = takeValue();
     else if (name === '--field') addField(fields, takeValue());
-    else if (VALUE_OPTIONS.has(name)) out.values.set(name === '--output' ? '-o' : name, takeValue());
+    else if (VALUE_OPTIONS.has(name)) addValue(out, name === '--output' ? '-o' : name, takeValue());
     else if (FLAG_OPTIONS.has(name)) out.flags.add(name === '-h' ? '--help' : name);
     else if (name.startsWith('-') && name !== '-') throw new UsageError(`unknown option ${name} (see prof-lens --help)`);
     else out.positionals.push(argv[i]!);
@@ -55,6 +60,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (problems.length) throw new UsageError(problems.join('\n'));
   out.scorer = parseScorer(out.values.get('--scorer'));
   return out;
+}
+
+function addValue(out: ParsedArgs, name: string, value: string): void {
+  out.values.set(name, value);
+  if (LIST_OPTIONS.has(name)) out.lists.set(name, [...(out.lists.get(name) ?? []), value]);
 }
 
 function splitInline(arg: string): [string, string | undefined] {
@@ -78,9 +88,8 @@ function addField(fields: Partial<Record<FieldRole, string>>, spec: string): voi
   fields[role] = spec.slice(eq + 1);
 }
 
-function parseScorer(value: string | undefined): ParsedArgs['scorer'] {
+function parseScorer(value: string | undefined): ScorerChoice {
   if (value === undefined) return 'auto';
-  const allowed = ['auto', 'file', 'checker', 'onnx', 'http'];
-  if (!allowed.includes(value)) throw new UsageError(`--scorer must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as ParsedArgs['scorer'];
+  if (!isScorerChoice(value)) throw new UsageError(`--scorer must be one of ${SCORER_CHOICES.join(', ')}, got "${value}"`);
+  return value;
 }

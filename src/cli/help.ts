@@ -9,16 +9,19 @@ Usage:
       Offline PROF curation: write the kept rollouts (original bytes of their lines)
       and, optionally, one decision line per rollout.
   prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>) [options]
-      Add step_scores from a process reward model (ONNX folder or vLLM server).
+      Add step_scores from a process reward model (ONNX folder or vLLM server), or from a
+      chat model judging the first wrong step (--scorer critic --url <base>).
   prof-lens grade <cases.jsonl>
       Answer equivalence: reads {"pred","gold"} lines, writes {"equal": bool} lines.
   prof-lens eval <labelled files>... [--threshold X] [--sweep] [--model <dir> | --url <endpoint>]
       How well a step scorer finds the first wrong step (ProcessBench error-accuracy,
-      correct-accuracy and F1; one subset per file). Default scorer: the embedded checker.
-  prof-lens doctor [--model <dir>] [--url <endpoint>] [--providers LIST] [--json]
+      correct-accuracy and F1; one subset per file). Default scorer: the embedded checker;
+      --scorer critic --url <base> measures a chat model used as a critic.
+  prof-lens doctor [--model <dir>] [--url <endpoint>]... [--scorer critic] [--providers LIST] [--json]
       Check the set-up: versions, execution providers, a model folder (files, manifest,
-      tokenizer, inputs/outputs, a timed one-rollout smoke score), an endpoint (GET
-      /v1/models, one /pooling request). Exit 1 when a check failed.
+      tokenizer, inputs/outputs, a timed one-rollout smoke score), each endpoint (GET
+      /v1/models, one /pooling request, or a critic judging a tiny solution with a
+      planted error). Exit 1 when a check failed.
 
 Input: JSONL (one rollout per line, or one prompt with a responses array per line)
 or a JSON array. verl dumps, generic prompt/response/answer/score files, chat
@@ -35,8 +38,9 @@ Options:
   --max-steps N       Hλ (default 30)
   --aggregate mean|min|sum   how step scores make one score (default mean)
   --threshold X       a step below this is a low step (default 0.5)
-  --scorer auto|file|checker|onnx|http
-                      auto (default): scores in the file, else the embedded checker (or the model)
+  --scorer auto|file|checker|onnx|http|critic
+                      auto (default): scores in the file, else the embedded checker (or the model);
+                      critic: a chat model at --url (OpenAI-compatible /v1/chat/completions)
   --split RULE        double-newline (default), newline, step-markers, ki, regex:<pattern>
   --field ROLE=PATH   read a role from a JSON path, e.g. --field response=extra.text
                       roles: prompt response responses gold outcome outcomes group stepScores steps
@@ -44,12 +48,17 @@ Options:
                       (comma-separated: prof-dropped,weak-step,bottom-half; default all)
   --json              machine-readable output
   --model DIR         a PRM exported to ONNX (folder with model.onnx, tokenizer.json, prof-lens.json)
-  --url URL           a vLLM server's base URL (posts to <url>/pooling); --model-name NAME to skip /v1/models
+  --url URL           a server's base URL: vLLM /pooling (PRM), or /v1/chat/completions with --scorer
+                      critic; repeat for several servers of one model (the least busy gets each request)
+  --model-name NAME   the served model (default: the first /v1/models lists)
+  --max-tokens N      the critic's max_tokens per answer (default 4096)
+                      API key: the PROF_LENS_API_KEY environment variable (never an option)
   --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)
-  --threads N         ONNX intra-op threads · --concurrency N  requests in flight (http)
+  --threads N         ONNX intra-op threads · --concurrency N  requests in flight per server (http, critic)
   --cache-dir DIR     score cache (default ~/.cache/prof-lens) · --no-cache  do not read or write it
 
-Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file error.
+Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file
+error, or a server that cannot be used or answers in the wrong shape.
 
 Example:
   prof-lens report examples/gsm-rollouts.jsonl

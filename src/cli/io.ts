@@ -5,6 +5,8 @@ export interface CliIo {
   /** True when stderr is a terminal: progress is only drawn then. */
   isStderrTty: boolean;
   cwd: string;
+  /** Where `PROF_LENS_API_KEY` is read; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Exit codes of DESIGN §8. */

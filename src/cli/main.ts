@@ -7,8 +7,7 @@ import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
-import { UsageError } from './args';
-import { EXIT_USAGE, type CliIo, type Command } from './io';
+import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 
 const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand };
 
@@ -31,16 +30,29 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command(rest, io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof UsageError) io.stderr(`prof-lens ${name}: ${message}\n`);
-    else if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') io.stderr(`prof-lens ${name}: cannot read or write ${(error as NodeJS.ErrnoException).path ?? 'a file'}: ${code}\n`);
-    else io.stderr(`prof-lens ${name}: ${error instanceof Error && error.stack ? error.stack : message}\n`);
+    io.stderr(`prof-lens ${name}: ${errorMessage(error)}\n`);
     return EXIT_USAGE;
   } finally {
     // The CAS worker ends with the command, so the process can exit.
     await releaseSharedCas();
   }
+}
+
+/** Set to 1 to have errors printed with their stack trace (for a bug report). */
+const DEBUG_VARIABLE = 'PROF_LENS_DEBUG';
+const FILE_ERRORS = new Set(['ENOENT', 'EISDIR', 'EACCES', 'EPERM', 'ENOTDIR']);
+
+/**
+ * What the user reads when a command fails: the message, never a stack trace (unless
+ * PROF_LENS_DEBUG=1). Usage errors, refused outputs and failures of a model or a server already
+ * say what was expected; file errors name the file.
+ */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (process.env[DEBUG_VARIABLE] === '1' && error.stack) return error.stack;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (code && FILE_ERRORS.has(code) && path) return `cannot read or write ${path}: ${code}`;
+  return error.message || error.name;
 }
 
 /** Entry point for the `prof-lens` binary. */
@@ -51,9 +63,22 @@ export function main(): void {
     isStderrTty: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
   };
+  // `prof-lens … | head`: the reader left, which is not an error; stop quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT_OK);
+    fail(error);
+  });
+  // Whatever escapes a command (a stream's error event, a rejection nobody awaited) is a message too.
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
   runCli(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });
+}
+
+function fail(error: unknown): void {
+  process.stderr.write(`prof-lens: ${errorMessage(error)}\n`);
+  process.exit(EXIT_USAGE);
 }
 
 if (require.main === module) main();

@@ -4,22 +4,21 @@
  */
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
-import { reasonLabel } from '../core/reasons';
-
+import { formatPercent, formatScore } from '../core/presentation/numbers';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 
 /** Render the whole report. */
 export function renderReport(a: FileAnalysis, width = 100): string {
   const r = a.report;
   const s = a.settings;
-  const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
   const filter = s.remove !== null ? `remove=${s.remove}` : `m=${s.m}`;
   const lines = [
     `PROF report: ${a.fileName}`,
     `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate} threshold=${s.threshold}`,
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
-    `outcomes: correct ${r.outcomes.correct} · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,
-    `suspected false positives: ${r.suspectedFalsePositives} (${pct(r.falsePositiveRate)} of ranked correct) — rules fired: ${ruleCounts(r.byFalsePositiveRule)}`,
+    `outcomes: correct ${r.outcomes.correct} (${formatPercent(r.accuracy)} of rollouts) · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,
+    `suspected false positives: ${r.suspectedFalsePositives} (${formatPercent(r.falsePositiveRate)} of ranked correct) — rules fired: ${ruleCounts(r.byFalsePositiveRule)}`,
     `step-count penalty: ${r.penalised} rollouts · AUROC of ${s.aggregate} step score vs outcome: ${r.auroc === null ? 'n/a' : r.auroc.toFixed(3)}`,
     `scored by: ${Object.entries(r.scorers).map(([k, v]) => `${k} ${v}`).join(' · ')}`,
     '',
@@ -33,8 +32,8 @@ export function renderReport(a: FileAnalysis, width = 100): string {
 }
 
 function ruleCounts(rules: Record<string, number | undefined>): string {
-  const parts = Object.entries(rules).map(([k, v]) => `${k} ${v}`);
-  return parts.length ? parts.join(', ') : 'none';
+  const parts = Object.entries(rules).map(([k, v]) => `${falsePositiveRulesText([k])} ${v}`);
+  return parts.length ? parts.join(' · ') : 'none';
 }
 
 /** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
@@ -42,7 +41,10 @@ function groupTable(a: FileAnalysis, width: number): string[] {
   const ids = groupIds(a.rollouts);
   const byGroup = new Map<string, AnalysedRollout[]>();
   for (const r of a.rollouts) (byGroup.get(r.group) ?? byGroup.set(r.group, []).get(r.group)!).push(r);
-  const rows = ['groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · ? not ranked)', '  group      line     n  n+  n−  kept  strip      prompt'];
+  const rows = [
+    'groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · T/t dropped by a tie (file order) · ? not ranked)',
+    '  group      line     n  n+  n−  kept  strip      prompt',
+  ];
   const limit = 40;
   let shown = 0;
   for (const [key, members] of byGroup) {
@@ -65,6 +67,7 @@ function stripChar(r: AnalysedRollout): string {
   if (r.decision.rank === null) return '?';
   const correct = r.outcome.kind === 'correct';
   if (r.decision.kept) return correct ? 'K' : 'k';
+  if (r.decision.reason === 'dropped-tie') return correct ? 'T' : 't';
   return correct ? 'D' : 'd';
 }
 
@@ -73,15 +76,8 @@ function falsePositiveList(rollouts: readonly AnalysedRollout[]): string[] {
   if (suspected.length === 0) return ['no suspected false positives'];
   const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, suspected.length)} of ${suspected.length}`];
   for (const r of suspected.slice(0, 20)) {
-    const weakest = r.stepScores.reduce<number | null>((m, s) => (s === null ? m : m === null ? s : Math.min(m, s)), null);
     const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
-    const low = r.firstLowStep === null ? '' : ` · first low step ${r.firstLowStep + 1} of ${r.decision.steps}`;
-    const note = r.firstLowStep === null ? '' : noteOf(r.stepNotes[r.firstLowStep]);
-    rows.push(`  ${where.padEnd(22)} weakest ${weakest === null ? 'n/a' : weakest.toFixed(2)}${low} · ${r.falsePositive.rules.join(', ')}${note}`);
+    rows.push(`  ${where.padEnd(22)} ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
   }
   return rows;
-}
-
-function noteOf(note: string | null | undefined): string {
-  return note && note !== 'neutral' ? ` · ${note}` : '';
 }

@@ -1,12 +1,16 @@
 /**
  * Turning `--scorer`, `--model` and `--url` into the scorer the analysis uses, and releasing it
  * afterwards. Model scorers are created only when asked for, behind the persistent score cache
- * unless `--no-cache` is given.
+ * unless `--no-cache` is given. `--url` may be repeated: the requests are spread over the servers.
  */
-import type { ScorerChoice } from '../scoring/chain';
+import { describeEndpoint } from '../protocol/endpoints';
+import type { ModelConfig } from '../protocol/modelConfig';
+import type { ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
 import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
+import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
+import { API_KEY_ENV } from '../scoring/http/httpScorer';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -16,36 +20,78 @@ export interface ScoringChoice {
   modelScorer?: Scorer;
 }
 
+type ModelKindChoice = Extract<ScorerChoice, 'onnx' | 'http' | 'critic'>;
+
+function isModelKind(choice: ScorerChoice): choice is ModelKindChoice {
+  return choice === 'onnx' || choice === 'http' || choice === 'critic';
+}
+
+const NEEDS: Record<ModelKindChoice, string> = {
+  onnx: '--model <dir>',
+  http: '--url <endpoint> (a vLLM server running a PRM)',
+  critic: '--url <base> (an OpenAI-compatible server running a chat model; repeat --url for several)',
+};
+
 /** Run `work` with the scorer the arguments ask for, and dispose of it afterwards. */
 export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: ScoringChoice) => Promise<T>): Promise<T> {
   const model = await createModelScorer(args, io);
   try {
     // `auto` keeps the chain (file scores, else the model); naming the model's kind forces it.
-    if (model) return await work({ scorer: args.scorer === 'onnx' || args.scorer === 'http' ? 'model' : args.scorer, modelScorer: model.scorer });
-    if (args.scorer === 'onnx' || args.scorer === 'http') throw new UsageError(`--scorer ${args.scorer} needs ${args.scorer === 'onnx' ? '--model <dir>' : '--url <endpoint>'}`);
+    if (model) return await work({ scorer: args.scorer, modelScorer: model.scorer });
+    if (isModelKind(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
     return await work({ scorer: args.scorer });
   } finally {
+    if (model) reportEndpoints(model.scorer, io);
     // The cached scorer writes its cache after every batch; disposing stops the model.
     await model?.scorer.dispose();
   }
 }
 
+/** The model the arguments name, with the API key from the environment; null when none is named. */
+export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
+  const modelDir = args.values.get('--model');
+  const urls = args.lists.get('--url') ?? [];
+  if (args.scorer === 'critic' && urls.length === 0) throw new UsageError(`--scorer critic needs ${NEEDS.critic}`);
+  if (!modelDir && urls.length === 0) return null;
+  if (modelDir && urls.length > 0) throw new UsageError('give either --model <dir> or --url <endpoint>, not both');
+  const cacheDir = args.flags.has('--no-cache') ? null : (args.values.get('--cache-dir') ?? defaultCacheDir());
+  const number = (name: string): number | undefined => {
+    const value = args.values.get(name);
+    return value === undefined ? undefined : positiveInt(name, value);
+  };
+  if (modelDir) {
+    const providers = args.values.get('--providers')?.split(',').map((p) => p.trim());
+    return { kind: 'onnx', modelDir, cacheDir, ...(providers ? { providers } : {}), ...(number('--threads') ? { intraOpThreads: number('--threads') } : {}) };
+  }
+  const apiKey = (io.env ?? process.env)[API_KEY_ENV] || undefined;
+  const warning = plainHttpKeyWarning(urls, apiKey !== undefined);
+  if (warning) io.stderr(`prof-lens: warning: ${warning}\n`);
+  const served = {
+    urls,
+    cacheDir,
+    ...(args.values.get('--model-name') ? { modelName: args.values.get('--model-name') } : {}),
+    ...(number('--concurrency') ? { concurrency: number('--concurrency') } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+  return args.scorer === 'critic' ? { kind: 'critic', ...served, ...(number('--max-tokens') ? { maxTokens: number('--max-tokens') } : {}) } : { kind: 'http', ...served };
+}
+
 /** A model scorer (behind the score cache unless `--no-cache`) when `--model` or `--url` is given; null otherwise. */
 export async function createModelScorer(args: ParsedArgs, io: CliIo): Promise<{ scorer: Scorer } | null> {
-  const modelDir = args.values.get('--model');
-  const url = args.values.get('--url');
-  if (!modelDir && !url) return null;
-  if (modelDir && url) throw new UsageError('give either --model <dir> or --url <endpoint>, not both');
-  const cacheDir = args.flags.has('--no-cache') ? null : (args.values.get('--cache-dir') ?? defaultCacheDir());
-  const threads = args.values.get('--threads');
-  const concurrency = args.values.get('--concurrency');
-  const scorer = await openModelScorer(
-    modelDir
-      ? { kind: 'onnx', modelDir, cacheDir, providers: args.values.get('--providers')?.split(',').map((p) => p.trim()), intraOpThreads: threads ? positiveInt('--threads', threads) : undefined }
-      : { kind: 'http', url: url!, cacheDir, modelName: args.values.get('--model-name'), concurrency: concurrency ? positiveInt('--concurrency', concurrency) : undefined },
-  );
-  io.stderr(`scoring with ${scorer.info.label}\n`);
+  const config = modelConfigOf(args, io);
+  if (!config) return null;
+  const scorer = await openModelScorer(config);
+  const spread = config.kind !== 'onnx' && config.urls.length > 1 ? ` over ${config.urls.length} endpoints` : '';
+  io.stderr(`scoring with ${scorer.info.label}${spread}\n`);
   return { scorer };
+}
+
+/** Each endpoint's state on stderr, when there are several or one of them failed. */
+export function reportEndpoints(scorer: Scorer, io: CliIo): void {
+  const endpoints = scorer.endpointStatus?.() ?? [];
+  if (endpoints.length > 1 || endpoints.some((e) => e.failures > 0 || e.state !== 'ready')) {
+    for (const endpoint of endpoints) io.stderr(`  endpoint ${describeEndpoint(endpoint)}\n`);
+  }
 }
 
 function positiveInt(name: string, value: string): number {

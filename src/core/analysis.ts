@@ -5,10 +5,12 @@
 import type { Decision, Diagnostic, Outcome, Rollout, Step } from './model';
 import type { FalsePositive } from './groups';
 import type { FileReport } from './report';
+import type { RolloutFacts } from './presentation/rolloutFacts';
 import type { ProfSettings } from './settings';
 import { decodedToRaw, locateString } from './rawJson';
 
-export interface AnalysedRollout {
+/** One rollout as every surface sees it; the facts (low steps, evidence …) are derived once, here. */
+export interface AnalysedRollout extends RolloutFacts {
   id: number;
   /** 1-based line of the record. */
   line: number;
@@ -31,7 +33,6 @@ export interface AnalysedRollout {
   unscoredReason: string | null;
   outcome: Outcome;
   decision: Decision;
-  firstLowStep: number | null;
   falsePositive: FalsePositive;
   /** Labels the file carries per step (PRM800K ratings, ProcessBench, Math-Shepherd), if any. */
   stepLabels: (number | null)[] | null;

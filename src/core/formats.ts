@@ -19,6 +19,8 @@ export const OUTCOME_KEYS = ['correct', 'is_correct', 'acc', 'score', 'reward', 
 export const OUTCOMES_KEYS = ['score', 'scores', 'correct', 'is_correct', 'acc', 'rewards'] as const;
 export const GROUP_KEYS = ['uid', 'group', 'group_id', 'prompt_id', 'problem_id'] as const;
 export const STEP_SCORE_KEYS = ['step_scores', 'prm_scores', 'step_rewards', 'values'] as const;
+/** The answer an evaluation harness extracted (Qwen2.5-Math, ToRA: a list parallel to `code`). */
+export const PRED_KEY = 'pred';
 
 export interface AdaptResult {
   drafts: RolloutDraft[];
@@ -31,10 +33,10 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
   if (Object.keys(fields).length > 0) return adaptMapped(record, fields);
   const labelled = adaptLabelled(record);
   if (labelled) return labelled;
-  if (Array.isArray(value.messages)) return single(adaptChat(value));
+  if (Array.isArray(value.messages)) return single(adaptChat(value, record.line));
   const responsesKey = firstKey(value, RESPONSES_KEYS);
   if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, responsesKey);
-  const flat = adaptFlat(value);
+  const flat = adaptFlat(value, record.line);
   if (flat) return single(flat);
   return {
     drafts: [],
@@ -53,11 +55,16 @@ function single(draft: RolloutDraft): AdaptResult {
   return { drafts: [draft], diagnostics: [] };
 }
 
-/** Group key: uid/group id when present, else prompt + gold. */
-export function groupKey(record: Json, prompt: string, gold: string | null): string {
+/**
+ * Group key: a uid or group id when the record has one, else the prompt (with its gold). A record
+ * without a prompt is its own group (`line=N`): nothing says which other lines share its prompt,
+ * and a shared gold answer is no evidence of a shared prompt.
+ */
+export function groupKey(record: Json, prompt: string, gold: string | null, line: number): string {
   const key = firstKey(record, GROUP_KEYS);
   const id = key ? asText(record[key]) : null;
-  return id !== null ? `${key}=${id}` : `${prompt}\u0000${gold ?? ''}`;
+  if (id !== null) return `${key}=${id}`;
+  return prompt.trim() === '' ? `line=${line}` : `${prompt}\u0000${gold ?? ''}`;
 }
 
 function goldOf(record: Json): string | null {
@@ -70,13 +77,19 @@ function outcomeOf(record: Json, keys: readonly string[] = OUTCOME_KEYS): Outcom
   return key ? outcomeFromValue(record[key]) : { kind: 'unknown', source: 'none' };
 }
 
+/** A harness's extracted answer: a string or number, or a list of parts (several answers) joined. */
+function predText(value: unknown): string | null {
+  if (Array.isArray(value)) return value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number') ? value.join(', ') : null;
+  return asText(value);
+}
+
 function fileScores(record: Json): (number | null)[] | null {
   const key = firstKey(record, STEP_SCORE_KEYS);
   return key ? asScores(record[key]) : null;
 }
 
 /** verl dumps (`input`/`output`/`gts`/`score`) and generic flat rollouts. */
-function adaptFlat(record: Json): RolloutDraft | null {
+function adaptFlat(record: Json, line: number): RolloutDraft | null {
   const responseKey = RESPONSE_KEYS.find((k) => typeof record[k] === 'string');
   if (!responseKey) return null;
   const promptKey = PROMPT_KEYS.find((k) => typeof record[k] === 'string');
@@ -88,20 +101,21 @@ function adaptFlat(record: Json): RolloutDraft | null {
     line: 0,
     index: 0,
     format: isVerl ? 'verl' : 'generic',
-    group: groupKey(record, prompt, gold),
+    group: groupKey(record, prompt, gold, line),
     prompt,
     response: record[responseKey] as string,
     gold,
     fileOutcome: outcomeOf(record),
     fileStepScores: fileScores(record),
     explicitSteps: Array.isArray(record.steps) && record.steps.every((s) => typeof s === 'string') ? (record.steps as string[]) : null,
+    filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
     responseShift: 0,
   };
 }
 
 /** Chat `messages`: the user turns are the prompt, the last assistant turn is the response. */
-function adaptChat(record: Json): RolloutDraft {
+function adaptChat(record: Json, line: number): RolloutDraft {
   const messages = record.messages as unknown[];
   let lastAssistant = -1;
   const userParts: string[] = [];
@@ -118,7 +132,7 @@ function adaptChat(record: Json): RolloutDraft {
     line: 0,
     index: 0,
     format: 'chat',
-    group: groupKey(record, prompt, gold),
+    group: groupKey(record, prompt, gold, line),
     prompt,
     response: typeof content === 'string' ? content : '',
     gold,
@@ -145,7 +159,11 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   if (outcomes && outcomes.length !== responses.length) {
     diagnostics.push(mismatch(record.line, `${outcomesKey} has ${outcomes.length} entries but ${responsesKey} has ${responses.length}`));
   }
-  const group = groupKey(value, prompt, gold);
+  const preds = Array.isArray(value[PRED_KEY]) ? (value[PRED_KEY] as unknown[]) : null;
+  if (preds && preds.length !== responses.length) {
+    diagnostics.push(mismatch(record.line, `${PRED_KEY} has ${preds.length} entries but ${responsesKey} has ${responses.length}`));
+  }
+  const group = groupKey(value, prompt, gold, record.line);
   const drafts = responses.map((r, i): RolloutDraft => ({
     id: 0,
     line: 0,
@@ -158,6 +176,7 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
     fileOutcome: outcomes ? outcomeFromValue(outcomes[i]) : { kind: 'unknown', source: 'none' },
     fileStepScores: scores ? asScores(scores[i]) : null,
     explicitSteps: null,
+    filePred: preds ? predText(preds[i]) : null,
     responsePath: typeof r === 'string' ? [responsesKey, i] : null,
     responseShift: 0,
   }));
@@ -185,7 +204,7 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
     line: 0,
     index: 0,
     format: 'mapped' as FormatId,
-    group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold),
+    group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold, record.line),
     prompt,
     response: responseText,
     gold,
@@ -206,7 +225,7 @@ function mappedGrouped(record: SourceRecord, fields: Partial<Record<FieldRole, s
   const gold = fields.gold ? asText(get('gold')) : (detected.drafts[0]?.gold ?? null);
   const outcomes = get('outcomes');
   const scores = get('stepScores');
-  const group = fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold);
+  const group = fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold, record.line);
   const drafts = responses.map((r, i): RolloutDraft => ({
     id: 0,
     line: 0,

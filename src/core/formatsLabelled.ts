@@ -92,7 +92,10 @@ function followedCompletion(step: Json): { text: string; rating: number | null; 
   return null;
 }
 
-/** ProcessBench: `steps`, `label` = index of the first wrong step or −1, `final_answer_correct`. */
+/**
+ * ProcessBench: `steps`, `label` = index of the first wrong step or −1, `final_answer_correct`.
+ * Its `id` names one item, not a group: the solutions to the same `problem` are the group.
+ */
 function adaptProcessBench(v: Json): RolloutDraft {
   const steps = (v.steps as unknown[]).map((s) => (typeof s === 'string' ? s : String(s)));
   const label = asNumber(v.label);
@@ -103,7 +106,7 @@ function adaptProcessBench(v: Json): RolloutDraft {
     line: 0,
     index: 0,
     format: 'processbench',
-    group: typeof v.id === 'string' ? `id=${v.id}` : `${prompt}\u0000`,
+    group: `${prompt}\u0000`,
     prompt,
     response: steps.join('\n\n'),
     gold: null,

@@ -4,23 +4,40 @@
  */
 import type { Decision } from './model';
 import type { FalsePositiveRule, ProfSettings } from './settings';
-import { decideGroup, type RankInput } from './prof';
+import { decideGroup, TIE_TOLERANCE, type RankInput } from './prof';
+import { isLowScore } from './presentation/stepFacts';
 
 /** One rollout as the group stage sees it. */
 export interface GroupMember extends RankInput {
   group: string;
 }
 
+/** What a suspected false positive rests on: a step the scorer marks low, or a gap below its peers. */
+export interface FalsePositiveEvidence {
+  /** The first step scoring below the threshold (0-based) and its score. */
+  lowStep: { step: number; score: number } | null;
+  /**
+   * How far below its peers it sits: for `bottom-half`, its aggregate step score against the lowest
+   * of the upper half of its correct group; for `prof-dropped`, its consistency against the
+   * weakest kept correct rollout.
+   */
+  gap: { measure: 'score' | 'consistency'; value: number; reference: number } | null;
+}
+
 export interface FalsePositive {
   suspected: boolean;
   /** Every rule that fired (all are computed; `suspected` counts only the selected ones). */
   rules: FalsePositiveRule[];
+  /** Present whenever a rule fired: every flag names its evidence. */
+  evidence: FalsePositiveEvidence | null;
 }
+
+/** Not suspected, no rule fired: one shared value. */
+export const NOT_SUSPECTED: FalsePositive = Object.freeze({ suspected: false, rules: Object.freeze([]) as unknown as FalsePositiveRule[], evidence: null });
 
 export interface GroupOutcome {
   decisions: Decision[];
   falsePositives: FalsePositive[];
-  firstLowSteps: (number | null)[];
 }
 
 /**
@@ -45,32 +62,72 @@ export function decideAll(members: readonly GroupMember[], settings: ProfSetting
       falsePositives[i] = fps[k] as FalsePositive;
     });
   }
-  const firstLowSteps = members.map((m) => firstLowStep(m.scores, settings.threshold));
-  return { decisions, falsePositives, firstLowSteps };
+  return { decisions, falsePositives };
 }
 
 /** 0-based index of the first step scoring below the threshold, or null. */
 export function firstLowStep(scores: readonly (number | null)[] | null, threshold: number): number | null {
   if (!scores) return null;
-  const i = scores.findIndex((s) => s !== null && s < threshold);
+  const i = scores.findIndex((s) => isLowScore(s, threshold));
   return i === -1 ? null : i;
 }
 
+/** Ranked correct members of a group, with their decisions. */
+interface CorrectMember {
+  member: RankInput;
+  decision: Decision;
+}
+
 /**
- * The three rules of DESIGN §3, for correct rollouts that were ranked:
- * `prof-dropped` — PROF drops it; `weak-step` — its weakest step is below the threshold;
- * `bottom-half` — it is among the ⌊n+/2⌋ lowest-consistency correct rollouts of its group.
+ * The three rules of DESIGN §3, for correct rollouts that were ranked, each only with evidence:
+ * `weak-step` — a step scores below the threshold (the evidence is that step);
+ * `prof-dropped` — PROF drops it for low consistency (not for a tie, a penalty or a random draw):
+ *   its consistency is below that of a kept correct rollout;
+ * `bottom-half` — its aggregate step score is strictly below every rollout of the upper half of
+ *   its correct group (the paper's audit; the length penalty says nothing about the steps, so it
+ *   is left out); nothing fires in a group that ties.
  */
 export function falsePositivesOf(members: readonly RankInput[], decisions: readonly Decision[], settings: ProfSettings): FalsePositive[] {
-  const correctRanks = decisions.filter((d, i) => members[i]?.correct === true && d.rank !== null).length;
-  const bottomFrom = correctRanks - Math.floor(correctRanks / 2);
+  const correct: CorrectMember[] = [];
+  members.forEach((member, i) => {
+    const decision = decisions[i] as Decision;
+    if (member.correct === true && decision.rank !== null && !member.nonBinary) correct.push({ member, decision });
+  });
+  const upperFloor = upperHalfFloor(correct);
+  const keptFloor = weakestKept(correct);
   return members.map((m, i) => {
     const d = decisions[i] as Decision;
-    if (m.correct !== true || d.rank === null || m.nonBinary) return { suspected: false, rules: [] };
+    if (m.correct !== true || d.rank === null || m.nonBinary) return NOT_SUSPECTED;
     const rules: FalsePositiveRule[] = [];
-    if (!d.kept) rules.push('prof-dropped');
-    if (firstLowStep(m.scores, settings.threshold) !== null) rules.push('weak-step');
-    if (d.rank > bottomFrom) rules.push('bottom-half');
-    return { suspected: rules.some((r) => settings.falsePositiveRules.includes(r)), rules };
+    const low = firstLowStep(m.scores, settings.threshold);
+    const lowStep = low === null ? null : { step: low, score: m.scores![low] as number };
+    let gap: FalsePositiveEvidence['gap'] = null;
+    if (d.reason === 'dropped-low-consistency' && keptFloor !== null && d.consistency! < keptFloor - TIE_TOLERANCE) {
+      rules.push('prof-dropped');
+      gap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
+    }
+    if (lowStep) rules.push('weak-step');
+    if (upperFloor !== null && d.score! < upperFloor - TIE_TOLERANCE) {
+      rules.push('bottom-half');
+      gap = { measure: 'score', value: d.score!, reference: upperFloor };
+    }
+    if (rules.length === 0) return NOT_SUSPECTED;
+    return { suspected: rules.some((r) => settings.falsePositiveRules.includes(r)), rules, evidence: { lowStep, gap } };
   });
+}
+
+/**
+ * The lowest aggregate step score of the upper half of a correct group (its n+ − ⌊n+/2⌋ best
+ * scored rollouts); null when there is no bottom half (n+ < 2).
+ */
+function upperHalfFloor(correct: readonly CorrectMember[]): number | null {
+  const scores = correct.map((c) => c.decision.score as number).sort((a, b) => b - a);
+  const upper = scores.length - Math.floor(scores.length / 2);
+  return upper === scores.length ? null : (scores[upper - 1] as number);
+}
+
+/** The lowest consistency among the kept correct rollouts, or null when none is kept. */
+function weakestKept(correct: readonly CorrectMember[]): number | null {
+  const kept = correct.filter((c) => c.decision.kept).map((c) => c.decision.consistency as number);
+  return kept.length === 0 ? null : Math.min(...kept);
 }

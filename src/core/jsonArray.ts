@@ -6,6 +6,7 @@
 import type { Diagnostic, SourceRecord } from './model';
 import { parseLenient } from './lenientJson';
 import { stringEnd } from './rawJson';
+import { countLineBreaks } from './lineBreaks';
 
 interface Span {
   start: number;
@@ -83,12 +84,16 @@ function firstNonSpace(text: string, from: number): number {
   return -1;
 }
 
-/** Line numbers for increasing offsets, in one pass overall. */
+/** Line numbers (VS Code's: `\r\n`, `\n`, lone `\r`) for increasing offsets, in one pass overall. */
 function lineCounter(text: string): (offset: number) => number {
   let pos = 0;
   let line = 1;
   return (offset) => {
-    for (; pos < offset && pos < text.length; pos++) if (text.charCodeAt(pos) === 10) line++;
+    const to = Math.min(offset, text.length);
+    if (to > pos) {
+      line += countLineBreaks(text, pos, to);
+      pos = to;
+    }
     return line;
   };
 }

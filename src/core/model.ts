@@ -36,7 +36,16 @@ export interface Outcome {
   value?: number | boolean | null;
   /** The answer extracted from the response, when one was looked for. */
   extracted?: string | null;
+  /** Where that answer came from: the file's own `pred`, or the convention that found it. */
+  answerFrom?: AnswerSource;
 }
+
+/**
+ * Where a final answer was taken from: `pred`, the evaluation harness's own extraction stored
+ * beside the response; otherwise the convention that matched in the response (DESIGN §5,
+ * docs/answer-policy.md).
+ */
+export type AnswerSource = 'pred' | 'boxed' | 'answer-heading' | 'the-answer-is' | 'a-colon' | 'program-output' | 'last-number';
 
 /** Where the response text sits inside the raw line, so decoded offsets can be mapped back. */
 export interface RawLocation {
@@ -67,6 +76,8 @@ export interface Rollout {
   fileStepScores: (number | null)[] | null;
   /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
   explicitSteps: string[] | null;
+  /** The answer an evaluation harness extracted and stored beside the response (`pred`), if any. */
+  filePred?: string | null;
   /**
    * Path of the JSON string literal in the raw record that holds the response (null when the
    * response was assembled from several values), and the decoded offset at which the response
@@ -129,6 +140,7 @@ export type ReasonCode =
   | 'dropped-conflict'
   | 'dropped-step-penalty'
   | 'dropped-random'
+  | 'dropped-tie'
   | 'dropped-group-too-small'
   | 'not-ranked-no-outcome'
   | 'not-ranked-non-binary'

@@ -37,10 +37,28 @@ export function aggregateScores(scores: readonly (number | null)[], how: Aggrega
   return sum / count;
 }
 
+/** The reference code's fixed upper limit: H above it is penalised, whatever Hλ says. */
+export const REFERENCE_MAX_STEPS = 30;
+
+/** The step counts a rule penalises: H ≤ `shortest`, and H ≥ `longest`. */
+export interface PenaltyBounds {
+  shortest: number;
+  longest: number;
+}
+
+/** Where the penalty starts under `rule`: card H ≤ 1 or H ≥ Hλ; reference H < 2 or H > 30. */
+export function penaltyBounds(rule: PenaltyRule, maxSteps: number): PenaltyBounds {
+  return { shortest: 1, longest: rule === 'reference' ? REFERENCE_MAX_STEPS + 1 : maxSteps };
+}
+
 /** Whether H steps draw the step-count penalty under `rule`. */
 export function isPenalised(steps: number, rule: PenaltyRule, maxSteps: number): boolean {
-  return rule === 'reference' ? steps < 2 || steps > 30 : steps <= 1 || steps >= maxSteps;
+  const bounds = penaltyBounds(rule, maxSteps);
+  return steps <= bounds.shortest || steps >= bounds.longest;
 }
+
+/** Consistencies closer than this are equal: PROF's order between them is file order, not evidence. */
+export const TIE_TOLERANCE = 1e-9;
 
 /** consistency = sign · agg − λ · penalised(H). */
 export function consistencyOf(correct: boolean, scores: readonly (number | null)[], s: FilterSettings): { score: number; consistency: number; penalised: boolean } {
@@ -84,9 +102,39 @@ export function decideGroup(members: readonly RankInput[], settings: FilterSetti
   const removed = chooseRemoved(correct, incorrect, settings, groupKey);
   const removeCount = removalCount(ranked.length, settings);
   for (const list of [correct, incorrect]) {
+    markTies(list, removed);
     list.forEach((r, i) => decisions.set(r.id, decisionFor(r, i + 1, removed.get(r.id), removeCount)));
   }
   return members.map((m) => decisions.get(m.id) as Decision);
+}
+
+/** Reasons a tie can replace: removals by rank. A random or whole-group removal is no tie-break. */
+const RANK_REMOVALS: ReadonlySet<ReasonCode> = new Set(['dropped-low-consistency', 'dropped-conflict']);
+
+/**
+ * A removed rollout whose consistency equals that of a kept rollout of its class was removed by
+ * file order, not by its scores: its reason becomes `dropped-tie` (the kept/dropped bits stay).
+ * `list` is sorted most trusted first, so equal consistencies sit next to each other.
+ */
+function markTies(list: readonly Ranked[], removed: Map<number, ReasonCode>): void {
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i] as Ranked;
+    const reason = removed.get(r.id);
+    if (reason === undefined || !RANK_REMOVALS.has(reason)) continue;
+    if (hasKeptTwin(list, i, removed)) removed.set(r.id, 'dropped-tie');
+  }
+}
+
+function hasKeptTwin(list: readonly Ranked[], at: number, removed: ReadonlyMap<number, ReasonCode>): boolean {
+  const value = (list[at] as Ranked).consistency;
+  for (const step of [-1, 1]) {
+    for (let j = at + step; j >= 0 && j < list.length; j += step) {
+      const other = list[j] as Ranked;
+      if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
+      if (!removed.has(other.id)) return true;
+    }
+  }
+  return false;
 }
 
 function notRankedReason(m: RankInput): ReasonCode | null {
@@ -137,7 +185,8 @@ function chooseRemoved(correct: Ranked[], incorrect: Ranked[], s: FilterSettings
 function decisionFor(r: Ranked, rank: number, removedAs: ReasonCode | undefined, R: number): Decision {
   let reason: ReasonCode = R <= 0 ? 'kept-small-group' : 'kept';
   if (removedAs) {
-    const penaltyApplies = r.penalised && removedAs !== 'dropped-random' && removedAs !== 'dropped-group-too-small';
+    // A tie names what decided; between two penalised rollouts the penalty did not.
+    const penaltyApplies = r.penalised && RANK_REMOVALS.has(removedAs);
     reason = penaltyApplies ? 'dropped-step-penalty' : removedAs;
   }
   // One literal shape for every decision: millions of them stay compact in memory.

@@ -5,15 +5,18 @@
 import type { Diagnostic, SourceRecord } from './model';
 import { parseLenient } from './lenientJson';
 import { scanJsonArray } from './jsonArray';
+import { LineBreakScanner } from './lineBreaks';
 
 /** One physical line of a text file. */
 export interface TextLine {
   /** 1-based line number. */
   line: number;
-  /** Text without the terminator (and without a trailing CR). */
+  /** Text without the terminator (`\r\n`, `\n` or a lone `\r`). */
   raw: string;
   /** False for a last line that has no newline after it (possibly truncated). */
   terminated: boolean;
+  /** The line ended at a lone `\r`, which VS Code (and Python's text mode) read as a line break. */
+  endsAtLoneCr?: boolean;
   /** The line's bytes were not valid UTF-8 (bad bytes were replaced with U+FFFD). */
   invalidUtf8?: boolean;
 }
@@ -24,24 +27,21 @@ export type LineResult =
   | { kind: 'blank' }
   | { kind: 'bad'; diagnostic: Diagnostic };
 
-/** Split decoded text into lines: LF or CRLF, a leading BOM dropped. */
+/** Split decoded text into lines as VS Code does (`\r\n`, `\n`, lone `\r`), a leading BOM dropped. */
 export function* splitLines(text: string): Generator<TextLine> {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  while (start <= text.length) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1) {
-      if (start < text.length) yield { line, raw: stripCr(text.slice(start)), terminated: false };
+  const breaks = new LineBreakScanner(text);
+  for (let line = 1; start <= text.length; line++) {
+    const at = breaks.find(start);
+    if (!at) {
+      if (start < text.length) yield { line, raw: text.slice(start), terminated: false };
       return;
     }
-    yield { line, raw: stripCr(text.slice(start, nl)), terminated: true };
-    start = nl + 1;
-    line++;
+    const result: TextLine = { line, raw: text.slice(start, at.end), terminated: true };
+    if (at.isLoneCr) result.endsAtLoneCr = true;
+    yield result;
+    start = at.next;
   }
-}
-
-function stripCr(s: string): string {
-  return s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
 }
 
 /** Whitespace only? Checked without copying: lines can be megabytes long. */
@@ -98,9 +98,10 @@ function lineWarning(text: TextLine, hadNonFinite: boolean): Diagnostic | undefi
 
 function badJson(text: TextLine, message: string, position: number | null): Diagnostic {
   const truncated = !text.terminated;
+  const loneCr = text.endsAtLoneCr ? ' (the line ends at a lone carriage return, \\r, which VS Code and Python read as a line break)' : '';
   const what = truncated
     ? `line ${text.line}: the last line is not complete JSON (the file may have been cut off while being written): ${message}`
-    : `line ${text.line}: expected one JSON object per line: ${message}`;
+    : `line ${text.line}: expected one JSON object per line: ${message}${loneCr}`;
   const diagnostic: Diagnostic = { line: text.line, severity: 'error', code: truncated ? 'truncated' : 'bad-json', message: what };
   if (position !== null) {
     diagnostic.start = Math.min(position, text.raw.length);

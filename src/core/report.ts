@@ -25,6 +25,11 @@ export interface FileReport {
   notRanked: number;
   unreadableLines: number;
   outcomes: Record<OutcomeKind, number>;
+  /**
+   * Correct rollouts among all rollouts, as an evaluation harness prints its accuracy (an unknown
+   * outcome counts as not correct); null for an empty file.
+   */
+  accuracy: number | null;
   byReason: Partial<Record<ReasonCode, number>>;
   suspectedFalsePositives: number;
   /** Suspected false positives among ranked correct rollouts. */
@@ -58,6 +63,7 @@ export function buildReport(entries: readonly ReportEntry[], unreadableLines: nu
     }
   }
   report.groups = groups.size;
+  report.accuracy = report.rollouts ? report.outcomes.correct / report.rollouts : null;
   for (const nPlus of groups.values()) bump(report.correctPerGroup, String(nPlus));
   const rankedCorrect = scored.filter((s) => s.correct).length;
   report.falsePositiveRate = rankedCorrect ? report.suspectedFalsePositives / rankedCorrect : null;
@@ -93,6 +99,7 @@ function emptyReport(unreadableLines: number): FileReport {
     notRanked: 0,
     unreadableLines,
     outcomes: { correct: 0, incorrect: 0, unknown: 0, 'non-binary': 0 },
+    accuracy: null,
     byReason: {},
     suspectedFalsePositives: 0,
     falsePositiveRate: null,

@@ -61,28 +61,38 @@ export function resolveSettings(partial: Partial<ProfSettings> = {}): ProfSettin
   return merged;
 }
 
+/**
+ * A value as the user gave it, quoted and escaped (`"neg"`, `"a\nb"`), at most 80 characters:
+ * messages name the value without pasting raw text into a terminal or a notification.
+ */
+export function quoteValue(value: unknown): string {
+  const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 /** Problems with a settings object, each naming the setting and what it expects. Empty when valid. */
 export function validateSettings(s: ProfSettings): string[] {
   const problems: string[] = [];
+  const got = quoteValue;
   const int = (name: string, v: number, min: number): void => {
-    if (!Number.isInteger(v) || v < min) problems.push(`${name} must be an integer ≥ ${min}, got ${v}`);
+    if (!Number.isInteger(v) || v < min) problems.push(`${name} must be an integer ≥ ${min}, got ${got(v)}`);
   };
   int('m', s.m, 0);
   if (s.remove !== null) int('remove', s.remove, 0);
   int('seed', s.seed, 0);
   int('max-steps', s.maxSteps, 1);
-  if (!Number.isFinite(s.lambda) || s.lambda < 0) problems.push(`lambda must be a number ≥ 0, got ${s.lambda}`);
-  if (!Number.isFinite(s.threshold)) problems.push(`threshold must be a number, got ${s.threshold}`);
-  if (!['both', 'pos'].includes(s.variant)) problems.push(`variant must be both or pos, got ${s.variant}`);
-  if (!['card', 'reference'].includes(s.penalty)) problems.push(`penalty must be card or reference, got ${s.penalty}`);
-  if (!['mean', 'min', 'sum'].includes(s.aggregate)) problems.push(`aggregate must be mean, min or sum, got ${s.aggregate}`);
+  if (!Number.isFinite(s.lambda) || s.lambda < 0) problems.push(`lambda must be a number ≥ 0, got ${got(s.lambda)}`);
+  if (!Number.isFinite(s.threshold)) problems.push(`threshold must be a number, got ${got(s.threshold)}`);
+  if (!['both', 'pos'].includes(s.variant)) problems.push(`variant must be both or pos, got ${got(s.variant)}`);
+  if (!['card', 'reference'].includes(s.penalty)) problems.push(`penalty must be card or reference, got ${got(s.penalty)}`);
+  if (!['mean', 'min', 'sum'].includes(s.aggregate)) problems.push(`aggregate must be mean, min or sum, got ${got(s.aggregate)}`);
   const splitProblem = checkSplitRule(s.split);
   if (splitProblem) problems.push(splitProblem);
   for (const rule of s.falsePositiveRules) {
-    if (!FALSE_POSITIVE_RULES.includes(rule)) problems.push(`unknown false-positive rule ${rule} (expected ${FALSE_POSITIVE_RULES.join(', ')})`);
+    if (!FALSE_POSITIVE_RULES.includes(rule)) problems.push(`unknown false-positive rule ${got(rule)} (expected ${FALSE_POSITIVE_RULES.join(', ')})`);
   }
   for (const role of Object.keys(s.fields)) {
-    if (!(FIELD_ROLES as readonly string[]).includes(role)) problems.push(`unknown field role ${role} (expected one of ${FIELD_ROLES.join(', ')})`);
+    if (!(FIELD_ROLES as readonly string[]).includes(role)) problems.push(`unknown field role ${got(role)} (expected one of ${FIELD_ROLES.join(', ')})`);
   }
   return problems;
 }
@@ -92,7 +102,7 @@ function checkSplitRule(rule: string): string | null {
   if (rule.startsWith('regex:')) {
     const compiled = compileSplitPattern(rule.slice(6));
     if (!(compiled instanceof Error)) return null;
-    return `the split pattern cannot be used: ${compiled.message} (patterns run on RE2, a linear-time engine without backreferences or lookaround)`;
+    return `the split pattern ${quoteValue(rule.slice(6))} cannot be used: ${compiled.message} (patterns run on RE2, a linear-time engine without backreferences or lookaround)`;
   }
-  return `split must be double-newline, newline, step-markers, ki or regex:<pattern>, got ${rule}`;
+  return `split must be double-newline, newline, step-markers, ki or regex:<pattern>, got ${quoteValue(rule)}`;
 }

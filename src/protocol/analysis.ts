@@ -10,36 +10,19 @@
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import type { Diagnostic } from '../core/model';
 import type { ProfSettings } from '../core/settings';
+import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
+import { isEndpointStatusList, type EndpointStatus } from './endpoints';
+import { isModelConfig, type ModelConfig } from './modelConfig';
 
 /**
- * The scorer a user chooses (`profLens.scoring.scorer`): `auto` takes the file's scores, else the
- * configured model, else the checker; `onnx` and `http` force the model of that kind.
+ * What the host knows about one rollout: everything the decorations, hovers and Problems need,
+ * with the facts they show (low steps, weakest step, evidence) already derived by the analysis.
  */
-export type ScorerChoice = 'auto' | 'file' | 'checker' | 'onnx' | 'http';
-export const SCORER_CHOICES: readonly ScorerChoice[] = ['auto', 'file', 'checker', 'onnx', 'http'];
-
-/**
- * A model scorer the worker should open (or keep open): an ONNX model folder or a vLLM endpoint,
- * with where its scores are cached. The host decides it from trusted settings only.
- */
-export type ModelConfig =
-  | {
-      kind: 'onnx';
-      modelDir: string;
-      /** The bundled worker; absent → beside the running bundle. */
-      workerPath?: string;
-      /** Score cache folder; null → no cache. */
-      cacheDir: string | null;
-      providers?: string[];
-      intraOpThreads?: number;
-    }
-  | { kind: 'http'; url: string; cacheDir: string | null; modelName?: string; concurrency?: number };
-
-/** What the host knows about one rollout: everything the decorations, hovers and Problems need. */
 export type RolloutSummary = Pick<
   AnalysedRollout,
   | 'id' | 'line' | 'index' | 'group' | 'gold' | 'rawSteps' | 'stepScores' | 'stepNotes' | 'scorer'
-  | 'outcome' | 'decision' | 'firstLowStep' | 'falsePositive'
+  | 'outcome' | 'decision' | 'falsePositive'
+  | 'lowSteps' | 'firstLowStep' | 'weakestStep' | 'isScored' | 'evidence'
 >;
 
 /** The full text of a rollout, fetched only when the Rollout View shows it. */
@@ -57,6 +40,10 @@ export interface AnalysisSummary {
   durationMs: number;
   /** Why the requested model did not score this analysis (it fell back), when it did not. */
   modelError?: string;
+  /** The user declined to send rollouts to the critic: what was not sent (the checker scored instead). */
+  modelDeclined?: string;
+  /** The state of each endpoint of a served model, when one scored. */
+  endpoints?: EndpointStatus[];
 }
 
 /** Where the worker reads the file from: the editor's text, or the disk for unmodified files. */
@@ -75,6 +62,8 @@ export interface AnalyseRequest {
   model: ModelConfig | null;
   /** Try a model that failed to load again (re-score), instead of falling back at once. */
   shouldRetryModel?: boolean;
+  /** Ask the host (a `consent` message) before sending rollouts to a critic. */
+  shouldConfirmSend?: boolean;
   /** 1-based lines the user is looking at: their rollouts are sent first. */
   priorityLines?: { from: number; to: number };
 }
@@ -116,8 +105,15 @@ export interface ShutdownRequest {
   type: 'shutdown';
 }
 
+/** The user's answer to a `consent` message. */
+export interface ConsentReply {
+  type: 'consentReply';
+  requestId: number;
+  isGranted: boolean;
+}
+
 export type HostToWorker =
-  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest;
+  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply;
 
 export interface ProgressMessage {
   type: 'progress';
@@ -126,6 +122,8 @@ export interface ProgressMessage {
   total: number;
   /** What the worker is doing, when a user would want to know (loading a model, scoring with it). */
   activity?: string;
+  /** Each endpoint's state while a served model scores. */
+  endpoints?: EndpointStatus[];
 }
 
 export interface RolloutsMessage {
@@ -153,7 +151,27 @@ export interface FailedMessage {
   isCancelled: boolean;
 }
 
-export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | FailedMessage;
+/** What scoring with a critic would send, for the user to agree to first. */
+export interface SendPlan {
+  /** Rollouts not in the cache, each one request. */
+  rollouts: number;
+  /** Rough prompt tokens over all of them. */
+  approxTokens: number;
+  /** `max_tokens` of each answer. */
+  maxAnswerTokens: number;
+  /** The endpoints' base URLs. */
+  urls: string[];
+  model: string;
+}
+
+/** The worker waits for a `consentReply` before it sends rollouts to the critic. */
+export interface ConsentMessage {
+  type: 'consent';
+  requestId: number;
+  plan: SendPlan;
+}
+
+export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | FailedMessage | ConsentMessage;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -161,27 +179,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function hasNumber(value: Record<string, unknown>, key: string): boolean {
   return typeof value[key] === 'number';
-}
-
-/** Checks a model configuration (null allowed: no model). */
-export function isModelConfig(value: unknown): value is ModelConfig | null {
-  if (value === null) return true;
-  if (!isRecord(value) || (value['cacheDir'] !== null && typeof value['cacheDir'] !== 'string')) return false;
-  const optional = (key: string, type: 'string' | 'number'): boolean => value[key] === undefined || typeof value[key] === type;
-  if (value['kind'] === 'onnx') {
-    const providers = value['providers'];
-    const hasProviders = providers === undefined || (Array.isArray(providers) && providers.every((p) => typeof p === 'string'));
-    return typeof value['modelDir'] === 'string' && optional('workerPath', 'string') && optional('intraOpThreads', 'number') && hasProviders;
-  }
-  return value['kind'] === 'http' && typeof value['url'] === 'string' && optional('modelName', 'string') && optional('concurrency', 'number');
-}
-
-/** Identifies a model configuration: equal keys mean the same model may be kept open. */
-export function modelConfigKey(config: ModelConfig | null): string {
-  if (!config) return '';
-  return config.kind === 'onnx'
-    ? JSON.stringify(['onnx', config.modelDir, config.cacheDir, config.providers ?? null, config.intraOpThreads ?? null])
-    : JSON.stringify(['http', config.url, config.cacheDir, config.modelName ?? null, config.concurrency ?? null]);
 }
 
 function isSource(source: unknown): boolean {
@@ -196,7 +193,7 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
     case 'analyse':
       return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
         && typeof value['fileName'] === 'string' && isSource(value['source'])
-        && isRecord(value['settings']) && SCORER_CHOICES.includes(value['scorer'] as ScorerChoice)
+        && isRecord(value['settings']) && isScorerChoice(value['scorer'])
         && isModelConfig(value['model']);
     case 'more':
     case 'cancel':
@@ -209,6 +206,8 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
       return isModelConfig(value['model']);
     case 'shutdown':
       return true;
+    case 'consentReply':
+      return hasNumber(value, 'requestId') && typeof value['isGranted'] === 'boolean';
     default:
       return false;
   }
@@ -219,7 +218,10 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
   if (!isRecord(value) || !hasNumber(value, 'requestId')) return false;
   switch (value['type']) {
     case 'progress':
-      return hasNumber(value, 'done') && hasNumber(value, 'total');
+      return hasNumber(value, 'done') && hasNumber(value, 'total') && (value['endpoints'] === undefined || isEndpointStatusList(value['endpoints']));
+    case 'consent':
+      return isRecord(value['plan']) && hasNumber(value['plan'], 'rollouts') && hasNumber(value['plan'], 'approxTokens')
+        && Array.isArray(value['plan']['urls']) && typeof value['plan']['model'] === 'string';
     case 'rollouts':
     case 'details':
       return Array.isArray(value['rollouts']);
@@ -234,6 +236,7 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
 
 /** Strips the texts a host does not need from an analysed rollout. */
 export function summariseRollout(rollout: AnalysedRollout): RolloutSummary {
-  const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, firstLowStep, falsePositive } = rollout;
-  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, firstLowStep, falsePositive };
+  const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive } = rollout;
+  const { lowSteps, firstLowStep, weakestStep, isScored, evidence } = rollout;
+  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive, lowSteps, firstLowStep, weakestStep, isScored, evidence };
 }

@@ -9,6 +9,7 @@ import type { Decision, OutcomeKind } from '../core/model';
 import type { FalsePositive } from '../core/groups';
 import type { FileReport } from '../core/report';
 import type { ProfSettings } from '../core/settings';
+import type { RolloutFacts } from '../core/presentation/rolloutFacts';
 
 /** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */
 export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
@@ -16,8 +17,8 @@ export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'se
 /** The settings a panel needs: the what-if ones plus those the false-positive rules read. */
 export type PanelSettings = WhatIfSettings & Pick<ProfSettings, 'threshold' | 'falsePositiveRules'>;
 
-/** One rollout of a group, as the group view shows it. */
-export interface GroupRow {
+/** One rollout of a group, as the group view shows it (with the facts the analysis derived). */
+export interface GroupRow extends Pick<RolloutFacts, 'lowSteps' | 'evidence'> {
   id: number;
   /** 1-based line and 0-based response index in the source file. */
   line: number;
@@ -26,12 +27,28 @@ export interface GroupRow {
   extracted: string | null;
   /** Step scores; null when no scorer could score the rollout (it is then not ranked). */
   stepScores: (number | null)[] | null;
+  /**
+   * The scorer's note per step (a critic's reason, `checked: …`, `unscored (context)`), so the
+   * expanded row shows it and a what-if can name its evidence as the analysis did.
+   */
+  stepNotes: (string | null)[];
   decision: Decision;
   falsePositive: FalsePositive;
-  firstLowStep: number | null;
   scorer: string;
-  /** The step texts, shortened when very long, for the expanded row. */
-  steps: string[];
+  /**
+   * The steps the expanded row shows, in order: all of them for a short rollout; for a long one
+   * the first ones, those around the first low and the weakest step, and the last ones. Texts are
+   * shortened when very long. The Rollout View shows every step whole.
+   */
+  steps: PanelStep[];
+  /** How many steps the rollout has (`steps` may show fewer). */
+  stepCount: number;
+}
+
+/** One step's text as the panel shows it; `index` is 0-based in the rollout. */
+export interface PanelStep {
+  index: number;
+  text: string;
 }
 
 /** Everything the group view shows. */
@@ -47,6 +64,8 @@ export interface GroupData {
   rows: GroupRow[];
   /** The settings the file was analysed with (what "reset" returns to). */
   settings: PanelSettings;
+  /** What the panel leaves out of a long group (steps, characters), in words; null when nothing. */
+  omitted: string | null;
 }
 
 /** A suspected false positive listed on the dashboard. */
@@ -57,6 +76,8 @@ export interface FalsePositiveEntry {
   groupLabel: string;
   weakest: number | null;
   rules: string[];
+  /** The evidence line the analysis derived. */
+  evidence: string | null;
 }
 
 /** Everything the dashboard shows. */

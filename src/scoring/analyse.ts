@@ -5,26 +5,31 @@
  */
 import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring } from '../core/model';
 import type { CasService } from '../core/casService';
-import type { FalsePositive } from '../core/groups';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
 import { prepareRecord, type PreparedRollout } from '../core/prepare';
-import { decideAll } from '../core/groups';
+import { decideAll, NOT_SUSPECTED } from '../core/groups';
+import { rolloutFacts } from '../core/presentation/rolloutFacts';
+import { NO_LOW_STEPS } from '../core/presentation/stepFacts';
 import { buildReport } from '../core/report';
 import { readText } from '../core/reader';
 import type { Scorer, ScorerInfo } from './scorer';
-import { createScorerChain, type ScorerChoice } from './chain';
+import type { ScorerChoice } from '../core/scorerChoice';
+import { createScorerChain } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 
+/** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
   fileName: string;
   settings?: Partial<ProfSettings>;
-  /** `auto` (default): the file's scores where present, else the embedded checker. */
+  /** `auto` (default): the file's scores where present, else `modelScorer`, else the embedded checker. */
   scorer?: ScorerChoice;
-  /** A model scorer to use instead of the checker (the chain still prefers file scores under `auto`). */
+  /** The configured model (the chain still prefers file scores under `auto`; `onnx`/`http` force it). */
   modelScorer?: Scorer;
   /** Keep prompt/response/step texts (default true). Reports on large files turn this off. */
   keepText?: boolean;
+  /** Extract every final answer for display, even where the file states the outcome (default: keepText). */
+  extractAnswers?: boolean;
   /** Compute raw-line offsets of steps (default true). */
   rawOffsets?: boolean;
   signal?: AbortSignal;
@@ -79,7 +84,6 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
 
 /** Shared placeholders until finish() decides: no allocation per rollout for them. */
 const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
-const PENDING_FALSE_POSITIVE: FalsePositive = Object.freeze({ suspected: false, rules: Object.freeze([]) as unknown as FalsePositive['rules'] });
 
 /** Incremental analysis: feed records in batches, then `finish()`. */
 export class Analyzer {
@@ -90,6 +94,7 @@ export class Analyzer {
   private readonly outcomes: OutcomeResolver;
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
+  private readonly extractAnswers: boolean;
   private unreadable = 0;
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
@@ -103,9 +108,11 @@ export class Analyzer {
     this.outcomes = new OutcomeResolver(options.cas);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
+    this.extractAnswers = options.extractAnswers ?? this.keepText;
     const choice = options.scorer ?? 'auto';
-    // Without texts to keep, a rollout scored from its own file scores needs only its step count.
-    this.countOnly = this.keepText || !(choice === 'auto' || choice === 'file') ? undefined : (r: Rollout) => r.fileStepScores !== null;
+    // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
+    const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
+    this.countOnly = needsSteps ? undefined : (r: Rollout) => r.fileStepScores !== null;
   }
 
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
@@ -127,7 +134,7 @@ export class Analyzer {
     }
     const signal = this.options.signal;
     const [{ outcomes, ungraded }, scorings] = await Promise.all([
-      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.keepText, ...(signal ? { signal } : {}) }),
+      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
       this.chain.score(prepared, { signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
     for (const u of ungraded) this.diagnostics.push(notGraded(u));
@@ -162,8 +169,12 @@ export class Analyzer {
       outcome,
       // Filled in by finish(), once every group is complete.
       decision: PENDING_DECISION,
+      falsePositive: NOT_SUSPECTED,
+      lowSteps: NO_LOW_STEPS as number[],
       firstLowStep: null,
-      falsePositive: PENDING_FALSE_POSITIVE,
+      weakestStep: null,
+      isScored: scored,
+      evidence: null,
       stepLabels: r.stepLabels ?? null,
     };
   }
@@ -175,13 +186,14 @@ export class Analyzer {
       group: r.group,
       correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
       nonBinary: r.outcome.kind === 'non-binary',
-      scores: r.unscoredReason === null ? r.stepScores : null,
+      scores: r.isScored ? r.stepScores : null,
     }));
     const decided = decideAll(members, this.settings);
     this.rollouts.forEach((r, i) => {
       r.decision = decided.decisions[i]!;
       r.falsePositive = decided.falsePositives[i]!;
-      r.firstLowStep = decided.firstLowSteps[i] ?? null;
+      const { stepScores, stepNotes, isScored, falsePositive } = r;
+      Object.assign(r, rolloutFacts({ stepScores, stepNotes, isScored, falsePositive, steps: r.decision.steps }, this.settings));
     });
     const report = buildReport(this.rollouts, this.unreadable);
     const info: ScorerInfo = this.chain.info;

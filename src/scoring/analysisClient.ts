@@ -10,11 +10,13 @@ import {
   isWorkerToHost,
   type AnalyseRequest,
   type AnalysisSummary,
-  type ModelConfig,
   type RolloutDetail,
   type RolloutSummary,
+  type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
+import type { ModelConfig } from '../protocol/modelConfig';
 import { stopAfterAsking, SupervisedWorker } from './supervisedWorker';
 
 /** A finished analysis as the host keeps it. */
@@ -25,9 +27,11 @@ export interface HostAnalysis {
 
 /** Callbacks for one analysis; `onChunk` lets the caller decorate before the last chunk arrives. */
 export interface AnalyseCallbacks {
-  /** `activity` names a slow phase (loading a model, scoring with it). */
-  onProgress?: (done: number, total: number, activity?: string) => void;
+  /** `activity` names a slow phase (loading a model, scoring with it); `endpoints`, a served model's endpoints. */
+  onProgress?: (done: number, total: number, activity?: string, endpoints?: EndpointStatus[]) => void;
   onChunk?: (rollouts: readonly RolloutSummary[]) => void;
+  /** Asked before rollouts go to a critic; no answer → nothing is sent. */
+  onConsent?: (plan: SendPlan) => Promise<boolean>;
   /** The worker died under this analysis and it starts again: drop the chunks received so far. */
   onRestart?: () => void;
 }
@@ -86,7 +90,8 @@ export class AnalysisClient {
     const reply = this.worker.request((requestId) => ({ type: 'analyse', requestId, ...request }), {
       signal: controller.signal,
       onReply: (message) => {
-        if (message.type === 'progress') callbacks.onProgress?.(message.done, message.total, message.activity);
+        if (message.type === 'progress') callbacks.onProgress?.(message.done, message.total, message.activity, message.endpoints);
+        if (message.type === 'consent') void this.answerConsent(message.requestId, message.plan, controller.signal, callbacks.onConsent);
         if (message.type !== 'rollouts') return;
         rollouts.push(...message.rollouts);
         callbacks.onChunk?.(message.rollouts);
@@ -130,5 +135,10 @@ export class AnalysisClient {
 
   dispose(): void {
     void this.worker.dispose();
+  }
+
+  private async answerConsent(requestId: number, plan: SendPlan, signal: AbortSignal, ask: AnalyseCallbacks['onConsent']): Promise<void> {
+    const isGranted = ask ? await ask(plan).catch(() => false) : false;
+    if (!signal.aborted) this.worker.notify({ type: 'consentReply', requestId, isGranted });
   }
 }

@@ -4,7 +4,6 @@
  * without the host ever holding every response in memory.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import {
@@ -12,11 +11,14 @@ import {
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
+  type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
 import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
+import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -26,10 +28,12 @@ const PROGRESS_INTERVAL_MS = 100;
 const port = parentPort;
 /** The configured model, kept open across analyses so an edit never reloads it. */
 const models = new ModelScorers();
-const analyses = new Map<string, FileAnalysis>();
+const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
+/** Analyses waiting for the user's answer about sending rollouts to a critic. */
+const consents = new Map<number, (isGranted: boolean) => void>();
 
 /**
  * Test hook, never set by users: the path of a marker file. While it does not exist, the worker
@@ -47,8 +51,19 @@ function post(message: WorkerToHost): void {
   port?.postMessage(message);
 }
 
-async function readSource(request: AnalyseRequest): Promise<string> {
-  return request.source.kind === 'text' ? request.source.text : readFile(request.source.path, 'utf8');
+/** Asks the host, and waits (a cancel answers no). */
+function askConsent(requestId: number, plan: SendPlan, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const answer = (isGranted: boolean): void => {
+      consents.delete(requestId);
+      signal.removeEventListener('abort', onAbort);
+      resolve(isGranted);
+    };
+    const onAbort = (): void => answer(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    consents.set(requestId, answer);
+    post({ type: 'consent', requestId, plan });
+  });
 }
 
 async function analyse(request: AnalyseRequest): Promise<void> {
@@ -57,8 +72,8 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   const started = performance.now();
   let lastProgress = 0;
   try {
-    const text = await readSource(request);
-    const { analysis, modelError } = await analyseWithModel(text, {
+    // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
+    const { analysis, modelError, modelDeclined, endpoints, lines } = await analyseWithModel(request.source, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -66,17 +81,19 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       models,
       shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
-      onProgress: (done, total, activity) => {
+      onProgress: (done, total, activity, endpoints) => {
         crashOnceForTests();
         const now = performance.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
         lastProgress = now;
-        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}) });
+        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) });
       },
+      ...(request.shouldConfirmSend ? { confirmSend: (plan: SendPlan) => askConsent(request.requestId, plan, controller.signal) } : {}),
     });
     if (controller.signal.aborted) throw new Error('cancelled');
-    analyses.set(request.documentKey, analysis);
-    sendResults({ request, analysis, durationMs: performance.now() - started, modelError });
+    const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
+    analyses.set(request.documentKey, { analysis, disk });
+    sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints } });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
     post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
@@ -99,10 +116,11 @@ interface Results {
   request: AnalyseRequest;
   analysis: FileAnalysis;
   durationMs: number;
-  modelError: string | undefined;
+  /** What the summary says about the model. */
+  model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined };
 }
 
-function sendResults({ request, analysis, durationMs, modelError }: Results): void {
+function sendResults({ request, analysis, durationMs, model }: Results): void {
   const { requestId } = request;
   const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
     .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
@@ -116,7 +134,9 @@ function sendResults({ request, analysis, durationMs, modelError }: Results): vo
       settings: analysis.settings,
       rolloutCount: analysis.rollouts.length,
       durationMs,
-      ...(modelError === undefined ? {} : { modelError }),
+      ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
+      ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),
+      ...(model.endpoints === undefined ? {} : { endpoints: model.endpoints }),
     },
   });
   outboxes.set(requestId, outbox);
@@ -132,17 +152,17 @@ function sendNext(requestId: number): void {
   post(next);
 }
 
-function details(request: DetailsRequest): void {
-  const analysis = analyses.get(request.documentKey);
-  if (!analysis) {
+async function details(request: DetailsRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
     post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
     return;
   }
-  const wanted = new Set(request.rolloutIds);
-  const rollouts = analysis.rollouts
-    .filter((r) => wanted.has(r.id))
-    .map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
-  post({ type: 'details', requestId: request.requestId, rollouts });
+  try {
+    post({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
 }
 
 function describe(error: unknown): string {
@@ -163,13 +183,16 @@ port?.on('message', (message: unknown) => {
       outboxes.delete(message.requestId);
       break;
     case 'details':
-      details(message);
+      void details(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);
       break;
     case 'configure':
       void models.configure(message.model);
+      break;
+    case 'consentReply':
+      consents.get(message.requestId)?.(message.isGranted);
       break;
     case 'shutdown':
       // The model's own worker thread is terminated before this one ends.

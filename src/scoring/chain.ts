@@ -4,23 +4,13 @@
  * judgement a step score is.
  */
 import type { StepScoring } from '../core/model';
+import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { PreparedRollout } from '../core/prepare';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';
 import type { CasService } from '../core/casService';
 
-/** `auto`: file scores where present, else the model (if one is configured), else the checker. */
-export type ScorerChoice = 'auto' | 'file' | 'checker' | 'model';
-
-/**
- * The chain for a user's choice (`auto`, `file`, `checker`, `onnx`, `http`): naming a model's kind
- * forces the model, and without one that choice scores with the checker (the caller says why).
- */
-export function chainChoiceFor(choice: ScorerChoice | 'onnx' | 'http', hasModel: boolean): ScorerChoice {
-  if (choice === 'onnx' || choice === 'http' || choice === 'model') return hasModel ? 'model' : 'checker';
-  return choice;
-}
 
 export interface ScorerChain {
   readonly info: ScorerInfo;
@@ -30,11 +20,13 @@ export interface ScorerChain {
 }
 
 /**
- * Build the chain for a choice; `model` is required for the `model` choice. `cas` is where the
- * checker's algebra runs (default: the process's CAS worker).
+ * Build the chain for a user's choice. `auto`: file scores where present, else `model` when given,
+ * else the checker. A model kind (`onnx`, `http`) forces `model`; without one it scores with the
+ * checker (the caller says why). `cas` is where the checker's algebra runs (default: the process's
+ * CAS worker).
  */
-export function createScorerChain(choice: ScorerChoice, model?: Scorer, cas?: CasService): ScorerChain {
-  if (choice === 'model' && !model) throw new Error('the model scorer was chosen but no model is configured (give --model DIR or --url URL)');
+export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?: CasService): ScorerChain {
+  const choice = isModelChoice(requested) && !model ? 'checker' : requested;
   let checker: Scorer | null = null;
   const newChecker = (): Scorer => createCheckerScorer(cas ? { cas } : {});
   const fallback = (): Scorer => model ?? (checker ??= newChecker());

@@ -4,13 +4,15 @@
  * configuration changes. A model that failed is remembered as failed, so analyses fall back at once
  * instead of reloading it on every edit, until a re-score asks to try again.
  */
-import { modelConfigKey, type ModelConfig } from '../protocol/analysis';
+import { modelConfigKey, type ModelConfig } from '../protocol/modelConfig';
 import type { Scorer } from './scorer';
 import { createOnnxScorer } from './onnx/onnxScorer';
 import { createHttpScorer } from './http/httpScorer';
+import type { EndpointScorer } from './endpoints/servedScorer';
+import { createCriticScorer } from './critic/criticScorer';
 import { cachedScorer } from './cache/cachedScorer';
 import { createScoreCache } from './cache/scoreCache';
-import { endpointIdentity, modelDirIdentity } from './cache/identity';
+import { modelDirIdentity } from './cache/identity';
 
 /** A usable model, or why there is none (a sentence a user can act on). */
 export type ModelResult = { scorer: Scorer } | { error: string };
@@ -37,6 +39,7 @@ const EXPECTED_FOLDER = 'Expected a folder with model.onnx (+ model.onnx_data), 
   + 'and a prof-lens.json naming the PRM profile';
 const EXPECTED_SERVER = 'Expected a vLLM server running a process reward model (GET /v1/models, POST /pooling with '
   + 'task token_classify)';
+const EXPECTED_CRITIC = 'Expected an OpenAI-compatible server running a chat model (GET /v1/models, POST /v1/chat/completions)';
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
@@ -49,7 +52,9 @@ export function describeModelFailure(config: ModelConfig, error: unknown, when: 
     return `The ONNX model in ${config.modelDir} ${verb}: ${messageOf(error)}. ${EXPECTED_FOLDER}.`;
   }
   const verb = when === 'loading' ? 'could not be used' : 'failed while scoring';
-  return `The scoring server at ${config.url} ${verb}: ${messageOf(error)}. ${EXPECTED_SERVER}.`;
+  const where = config.urls.length === 1 ? `at ${config.urls[0]}` : `at ${config.urls.join(', ')}`;
+  if (config.kind === 'critic') return `The critic ${where} ${verb}: ${messageOf(error)}. ${EXPECTED_CRITIC}.`;
+  return `The scoring server ${where} ${verb}: ${messageOf(error)}. ${EXPECTED_SERVER}.`;
 }
 
 /**
@@ -57,27 +62,43 @@ export function describeModelFailure(config: ModelConfig, error: unknown, when: 
  * cache when the configuration has one. The CLI and the editor's worker both open models here.
  */
 export async function openModelScorer(config: ModelConfig): Promise<Scorer> {
-  const { scorer, identity } = config.kind === 'onnx' ? await openOnnx(config) : await openHttp(config);
-  return config.cacheDir === null ? scorer : cachedScorer(scorer, createScoreCache({ dir: config.cacheDir }), identity);
+  const { scorer, identity } = config.kind === 'onnx' ? await openOnnx(config) : await openServed(config);
+  return config.cacheDir === null || identity === null ? scorer : cachedScorer(scorer, createScoreCache({ dir: config.cacheDir }), identity);
 }
 
-async function openOnnx(config: Extract<ModelConfig, { kind: 'onnx' }>): Promise<{ scorer: Scorer; identity: string }> {
+async function openOnnx(config: Extract<ModelConfig, { kind: 'onnx' }>): Promise<{ scorer: Scorer; identity: string | null }> {
   const scorer = await createOnnxScorer({ modelDir: config.modelDir, workerPath: config.workerPath, providers: config.providers, intraOpThreads: config.intraOpThreads });
   // Started now, so a model that cannot load fails here rather than in the middle of an analysis.
   await scorer.start().catch(async (error: unknown) => {
     await scorer.dispose();
     throw error;
   });
-  return { scorer, identity: await modelDirIdentity(config.modelDir) };
+  // Hashing the files is only worth it when there is a cache to key.
+  const identity = config.cacheDir === null ? null : await modelDirIdentity(config.modelDir, { rememberIn: config.cacheDir });
+  return { scorer, identity };
 }
 
-async function openHttp(config: Extract<ModelConfig, { kind: 'http' }>): Promise<{ scorer: Scorer; identity: string }> {
-  const scorer = createHttpScorer({ url: config.url, modelName: config.modelName, concurrency: config.concurrency });
-  const info = await scorer.ready().catch(async (error: unknown) => {
+/**
+ * An `http` PRM or a critic, connected: every endpoint asked which model it serves and, when
+ * scores are cached, the model fingerprinted with one fixed probe (no user data).
+ */
+async function openServed(config: Extract<ModelConfig, { kind: 'http' | 'critic' }>): Promise<{ scorer: Scorer; identity: string | null }> {
+  const common = {
+    urls: config.urls,
+    ...(config.modelName ? { modelName: config.modelName } : {}),
+    ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+  };
+  const scorer: EndpointScorer = config.kind === 'critic'
+    ? createCriticScorer({ ...common, ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}) })
+    : createHttpScorer(common);
+  try {
+    await scorer.ready();
+    return { scorer, identity: config.cacheDir === null ? null : await scorer.identity() };
+  } catch (error) {
     await scorer.dispose();
     throw error;
-  });
-  return { scorer, identity: endpointIdentity(config.url, info.model ?? '') };
+  }
 }
 
 function whenAborted(signal: AbortSignal | undefined): Promise<never> | null {

@@ -1,12 +1,14 @@
 /**
- * Outcomes: what the file states, else the extracted final answer graded against the gold. The
+ * Outcomes: what the file states, else the extracted final answer graded against the gold. A
+ * harness's own numeric `pred` is compared the way the harness compares it (`harness.ts`). The
  * answers of a batch are graded together: the cheap checks here, what they cannot decide in one
  * request to the CAS (which runs on a time budget, so a hostile answer is "not decided", never a
  * hang).
  */
 import type { Outcome, Rollout } from '../core/model';
-import { extractAnswer } from '../core/answer/extract';
+import { finalAnswer } from '../core/answer/finalAnswer';
 import { createBoundedGrader, type BoundedGrader } from '../core/answer/boundedGrade';
+import { harnessNumericEqual } from '../core/answer/harness';
 import type { CasService } from '../core/casService';
 import { shorten } from '../core/casLimits';
 import { sharedCas } from './cas/casClient';
@@ -36,12 +38,18 @@ export class OutcomeResolver {
     const toGrade: { at: number; pred: string; gold: string }[] = [];
     rollouts.forEach((r, at) => {
       if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') return void outcomes.push(r.fileOutcome);
-      const extracted = extractAnswer(r.response)?.text ?? null;
-      if (r.fileOutcome.kind !== 'unknown') outcomes.push({ ...r.fileOutcome, extracted });
-      else if (r.gold === null || extracted === null) outcomes.push({ kind: 'unknown', source: 'none', extracted });
-      else {
-        outcomes.push({ kind: 'unknown', source: 'none', extracted });
-        toGrade.push({ at, pred: extracted, gold: r.gold });
+      const answer = finalAnswer(r.response, r.filePred ?? null);
+      const found = answer ? { extracted: answer.text, answerFrom: answer.from } : { extracted: null };
+      if (r.fileOutcome.kind !== 'unknown') {
+        outcomes.push({ ...r.fileOutcome, ...found });
+      } else if (r.gold === null || answer === null) {
+        outcomes.push({ kind: 'unknown', source: 'none', ...found });
+      } else if (answer.from === 'pred' && harnessNumericEqual(answer.text, r.gold) !== null) {
+        // The harness's own answer, compared the way the harness compares numbers.
+        outcomes.push({ kind: harnessNumericEqual(answer.text, r.gold) ? 'correct' : 'incorrect', source: 'graded', ...found });
+      } else {
+        outcomes.push({ kind: 'unknown', source: 'none', ...found });
+        toGrade.push({ at, pred: answer.text, gold: r.gold });
       }
     });
     const ungraded: UngradedAnswer[] = [];
@@ -51,9 +59,10 @@ export class OutcomeResolver {
     toGrade.forEach(({ at, pred }, k) => {
       const verdict = verdicts[k];
       const rollout = rollouts[at];
-      if (!verdict || !rollout) return;
+      const before = outcomes[at];
+      if (!verdict || !rollout || !before) return;
       const kind = verdict.equal === null ? 'unknown' : verdict.equal ? 'correct' : 'incorrect';
-      outcomes[at] = { kind, source: verdict.equal === null ? 'none' : 'graded', extracted: pred };
+      outcomes[at] = { ...before, kind, source: verdict.equal === null ? 'none' : 'graded' };
       if (verdict.notDecided !== undefined) ungraded.push({ rollout, answer: shorten(pred, 60), reason: verdict.notDecided });
     });
     return { outcomes, ungraded };

@@ -1,9 +1,10 @@
 /**
  * The one interface every step scorer implements: file scores, the embedded checker, an ONNX PRM
- * in a worker, a vLLM endpoint. Scorers turn (prompt, steps) into one score in [0,1] per step,
+ * in a worker, a vLLM endpoint, a chat model used as a critic. Scorers turn (prompt, steps) into one score in [0,1] per step,
  * or say why they could not.
  */
 import type { StepScoring } from '../core/model';
+import type { EndpointStatus } from '../protocol/endpoints';
 
 /** One rollout to score. */
 export interface ScoreItem {
@@ -24,7 +25,7 @@ export interface ScoreOptions {
 
 /** What a scorer says about itself (shown in the status bar, reports and `step_scores_meta`). */
 export interface ScorerInfo {
-  /** `file`, `checker`, `onnx`, `http`. */
+  /** `file`, `checker`, `onnx`, `http`, `critic`. */
   kind: string;
   /** A short label, e.g. `checker`, `onnx qwen-prm (cpu)`. */
   label: string;
@@ -40,4 +41,6 @@ export interface Scorer {
   score(items: readonly ScoreItem[], options?: ScoreOptions): Promise<StepScoring[]>;
   /** Release workers, sessions, sockets. Safe to call twice. */
   dispose(): Promise<void>;
+  /** Each endpoint's state, for a scorer that spreads requests over served endpoints. */
+  endpointStatus?(): EndpointStatus[];
 }

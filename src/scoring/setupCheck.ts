@@ -1,13 +1,14 @@
 /**
  * The setup check behind `PROF Lens: Check Setup` and `prof-lens doctor`: versions, the execution
  * providers onnxruntime offers here, the configured model folder (opened and smoke-scored by the
- * ONNX scorer itself) and the configured endpoint. It builds a plain report; the editor and the CLI
- * only display it. No `vscode` import.
+ * ONNX scorer itself), the configured PRM endpoints and critic endpoints, each one's state. It
+ * builds a plain report; the editor and the CLI only display it. No `vscode` import.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultProviders } from './onnx/onnxScorer';
-import { checkEndpoint, checkModelFolder, messageOf } from './setupModelCheck';
+import { checkModelFolder } from './setupModelCheck';
+import { checkEndpoints, endpointSectionTitle, messageOf } from './setupEndpointCheck';
 
 /** How one line of the report came out. `info` is neither good nor bad. */
 export type CheckStatus = 'ok' | 'warning' | 'error' | 'info';
@@ -42,8 +43,12 @@ export interface SetupCheckOptions {
   host: string;
   /** The model folder to validate, when one is configured. */
   modelDir?: string | null;
-  /** The vLLM base URL to reach, when one is configured. */
-  endpointUrl?: string | null;
+  /** The base URLs of vLLM servers running a PRM, when configured. */
+  endpointUrls?: readonly string[] | null;
+  /** The base URLs of a critic (a chat model), when configured, and its model name and `max_tokens`. */
+  critic?: { urls: readonly string[]; modelName?: string; maxTokens?: number } | null;
+  /** The bearer token endpoints get. */
+  apiKey?: string;
   /** The bundled ONNX worker script; default `onnxWorker.js` beside the running bundle. */
   workerPath?: string;
   /** Execution providers to try; default the platform's order (see `defaultProviders`). */
@@ -142,12 +147,9 @@ export async function runSetupCheck(options: SetupCheckOptions): Promise<SetupRe
   } else {
     sections.push({ title: 'Model folder', lines: [{ status: 'info', label: 'not configured', detail: 'set profLens.scoring.modelPath (or pass --model DIR) to check one' }] });
   }
-  if (options.endpointUrl) {
-    options.onStep?.('asking the endpoint');
-    sections.push(await checkEndpoint({ url: options.endpointUrl, timeoutMs: options.endpointTimeoutMs ?? 5000 }));
-  } else {
-    sections.push({ title: 'vLLM endpoint', lines: [{ status: 'info', label: 'not configured', detail: 'set profLens.scoring.endpointUrl (or pass --url URL) to check one' }] });
-  }
+  // Checking only a critic, a line about the PRM endpoint not being set would only confuse.
+  if (options.endpointUrls?.length || !options.critic?.urls.length) sections.push(await endpointSection(options, 'http'));
+  if (options.critic?.urls.length) sections.push(await endpointSection(options, 'critic'));
   const all = sections.flatMap((s) => s.lines);
   return {
     sections,
@@ -155,6 +157,22 @@ export async function runSetupCheck(options: SetupCheckOptions): Promise<SetupRe
     warnings: all.filter((l) => l.status === 'warning').length,
     activeProvider,
   };
+}
+
+async function endpointSection(options: SetupCheckOptions, kind: 'http' | 'critic'): Promise<CheckSection> {
+  const urls = kind === 'critic' ? options.critic?.urls ?? [] : options.endpointUrls ?? [];
+  if (urls.length === 0) {
+    return { title: endpointSectionTitle(kind), lines: [{ status: 'info', label: 'not configured', detail: 'set profLens.scoring.endpointUrl (or pass --url URL) to check one' }] };
+  }
+  options.onStep?.(kind === 'critic' ? 'asking the critic' : 'asking the endpoint');
+  return checkEndpoints({
+    kind,
+    urls,
+    timeoutMs: options.endpointTimeoutMs ?? 5000,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(kind === 'critic' && options.critic?.modelName ? { modelName: options.critic.modelName } : {}),
+    ...(kind === 'critic' && options.critic?.maxTokens ? { maxTokens: options.critic.maxTokens } : {}),
+  });
 }
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warning: '⚠', error: '✗', info: '·' };

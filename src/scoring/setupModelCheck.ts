@@ -1,50 +1,24 @@
 /**
  * The model parts of the setup check: a model folder is validated step by step with the same
  * functions the ONNX scorer uses (manifest parser, tokenizer loader, the worker's session checks),
- * then scores one short rollout; an endpoint is asked for its models and scores the same rollout.
- * Each step becomes a report line, so a user sees which step failed and why.
+ * then scores one short rollout. Each step becomes a report line, so a user sees which step failed
+ * and why. (Endpoints: setupEndpointCheck.ts.)
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StepScoring } from '../core/model';
-import { createHttpScorer } from './http/httpScorer';
 import { createOnnxScorer } from './onnx/onnxScorer';
 import { parseProfileManifest, resolveProfile, type ProfileManifest } from './profiles/profile';
 import { loadPrmTokenizer } from './profiles/tokenizer';
-import type { ScoreItem } from './scorer';
+import { SMOKE_ROLLOUT } from './probes';
 import type { CheckLine, CheckSection } from './setupCheck';
-
-/** The rollout every smoke score uses: short, three steps, plain arithmetic. */
-export const SMOKE_ROLLOUT: ScoreItem = {
-  id: 0,
-  prompt: 'A box holds 12 pencils. How many pencils are in 3 boxes?',
-  steps: ['Each box holds 12 pencils.', 'Three boxes hold 3 × 12 = 36 pencils.', 'The answer is \\boxed{36}.'],
-};
+import { describeScoring, elapsed, messageOf } from './setupEndpointCheck';
 
 const REQUIRED_FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json', 'prof-lens.json'];
-const SMOKE_TIMEOUT_MS = 30_000;
-
-/** An error's first line without a trailing full stop, for a report line. */
-export function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\.$/, '');
-}
 
 function fileSize(bytes: number): string {
   if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   return bytes >= 2 ** 10 ? `${(bytes / 2 ** 10).toFixed(1)} KiB` : `${bytes} B`;
-}
-
-function elapsed(since: number): string {
-  return `${Math.round(performance.now() - since)} ms`;
-}
-
-function describeScoring(result: StepScoring | undefined, since: number): CheckLine {
-  if (result?.kind !== 'scored') {
-    return { status: 'error', label: 'smoke score', detail: `the rollout was not scored: ${result?.reason ?? 'no result'}` };
-  }
-  const scores = result.scores.map((s) => (s === null ? 'null' : s.toFixed(3))).join(', ');
-  return { status: 'ok', label: 'smoke score', detail: `${result.scores.length} steps scored in ${elapsed(since)}: ${scores}` };
 }
 
 async function filesLine(modelDir: string): Promise<CheckLine> {
@@ -126,32 +100,4 @@ export async function checkModelFolder(options: SessionCheck): Promise<{ section
     lines.push({ status: 'error', label: 'session', detail: messageOf(error) });
     return { section, provider: null };
   }
-}
-
-/** Asks a vLLM server for its models (short timeout), then scores one rollout through `/pooling`. */
-export async function checkEndpoint(options: { url: string; timeoutMs: number }): Promise<CheckSection> {
-  const lines: CheckLine[] = [{ status: 'info', label: 'url', detail: options.url }];
-  const section = { title: 'vLLM endpoint', lines };
-  let model: string;
-  try {
-    const since = performance.now();
-    const probe = createHttpScorer({ url: options.url, timeoutMs: options.timeoutMs, retries: 0 });
-    model = (await probe.ready()).model ?? '';
-    await probe.dispose();
-    lines.push({ status: 'ok', label: 'GET /v1/models', detail: `answered in ${elapsed(since)}; serves ${model}` });
-  } catch (error) {
-    lines.push({ status: 'error', label: 'GET /v1/models', detail: messageOf(error) });
-    return section;
-  }
-  const scorer = createHttpScorer({ url: options.url, modelName: model, timeoutMs: SMOKE_TIMEOUT_MS, retries: 0 });
-  try {
-    const since = performance.now();
-    const [result] = await scorer.score([SMOKE_ROLLOUT]);
-    lines.push({ ...describeScoring(result, since), label: 'POST /pooling' });
-  } catch (error) {
-    lines.push({ status: 'error', label: 'POST /pooling', detail: messageOf(error) });
-  } finally {
-    await scorer.dispose();
-  }
-  return section;
 }

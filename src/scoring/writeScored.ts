@@ -2,12 +2,9 @@
  * Output of `prof-lens score`: each input line with `step_scores` and `step_scores_meta` set, and
  * everything else exactly as it was (key order, unknown fields, `1.0` vs `1`, `NaN` literals,
  * escapes). The line is edited as text — the two values are replaced in place or inserted before
- * the closing brace — because parsing and re-serialising would rewrite all of that. Files are
- * written to a temporary sibling and renamed, so a failed run never leaves a half-written output.
+ * the closing brace — because parsing and re-serialising would rewrite all of that. The file is
+ * written by `outputFiles`' atomic writer.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 
 /** One rollout's scores (flat lines), or one array per response (grouped lines; null = none). */
 export type StepScoresValue = readonly (number | null)[] | readonly (readonly (number | null)[] | null)[];
@@ -167,65 +164,4 @@ function skipNested(text: string, at: number): number {
     }
   }
   throw new LineShapeError('unterminated object or array', at);
-}
-
-/** A file being written next to its target, renamed over it only on `commit()`. */
-export interface AtomicWriter {
-  write(text: string): Promise<void>;
-  /** Flush, sync and rename over the target. */
-  commit(): Promise<void>;
-  /** Remove the temporary file; the target is untouched. Safe after `commit()`. */
-  abort(): Promise<void>;
-}
-
-const BUFFER_CHARS = 1 << 20;
-
-/** Start writing `target` atomically (temporary file in the same folder, then rename). */
-export async function openAtomicWriter(target: string): Promise<AtomicWriter> {
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle: FileHandle = await open(temp, 'wx');
-  let buffered: string[] = [];
-  let size = 0;
-  let isDone = false;
-  const drain = async (): Promise<void> => {
-    if (buffered.length === 0) return;
-    const text = buffered.join('');
-    buffered = [];
-    size = 0;
-    await handle.writeFile(text, 'utf8');
-  };
-  return {
-    async write(text) {
-      buffered.push(text);
-      size += text.length;
-      if (size >= BUFFER_CHARS) await drain();
-    },
-    async commit() {
-      await drain();
-      await handle.sync();
-      await handle.close();
-      isDone = true;
-      // Keep the permissions of a file being replaced.
-      const mode = await stat(target).then((s) => s.mode, () => undefined);
-      if (mode !== undefined) await chmod(temp, mode & 0o7777);
-      await rename(temp, target);
-    },
-    async abort() {
-      if (!isDone) await handle.close().catch(() => undefined);
-      isDone = true;
-      await unlink(temp).catch(() => undefined);
-    },
-  };
-}
-
-/** Write `text` to `target` atomically. */
-export async function writeFileAtomic(target: string, text: string): Promise<void> {
-  const writer = await openAtomicWriter(target);
-  try {
-    await writer.write(text);
-    await writer.commit();
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
 }

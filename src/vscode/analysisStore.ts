@@ -3,11 +3,14 @@
  * edits (debounced), on settings changes. A newer request cancels the one it supersedes.
  */
 import * as vscode from 'vscode';
+import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../core/rolloutDetection';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
+import type { EndpointStatus } from '../protocol/endpoints';
 import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
 import { RolloutIndex } from './rolloutIndex';
 import type { ScorerNotice } from './scorerChoice';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
+import type { SendGuard } from './sendGuard';
 import { readSettings, type ExtensionSettings } from './settings';
 
 /** The analysis of one document (or of one large file read from disk). */
@@ -30,11 +33,15 @@ export interface AnalysisProgress {
   message?: string;
   /** A slow phase worth naming: loading a model, scoring with it. */
   activity?: string;
+  /** A served model's endpoints while it scores. */
+  endpoints?: EndpointStatus[];
 }
 
 /** How to (re-)analyse: a re-score retries a model that failed before. */
-export interface AnalyseOptions {
+export interface ReanalyseOptions {
   shouldRetryModel?: boolean;
+  /** Analyse even when the file's first records are not recognised as rollouts (the user asked). */
+  isForced?: boolean;
 }
 
 /** Fires when a document's rollouts change: a chunk arrived, the analysis finished or was dropped. */
@@ -49,7 +56,7 @@ interface StartRequest {
   fileName: string;
   source: AnalysisSource;
   version: number;
-  options: AnalyseOptions;
+  options: ReanalyseOptions;
 }
 
 /** Lines beyond the visible ones whose rollouts are also sent first. */
@@ -61,10 +68,21 @@ interface Entry {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** True for documents the extension analyses: JSON Lines anywhere, JSON only when it may hold rollouts. */
+/** Documents that may hold rollouts: JSON Lines and JSON files (whether they do is `holdsRolloutRecords`'s call). */
 export function isRolloutDocument(document: vscode.TextDocument): boolean {
   if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return false;
   return document.languageId === 'jsonl' || document.languageId === 'json' || /\.jsonl$/i.test(document.fileName);
+}
+
+/**
+ * Whether the document's first 64 KB hold a record a format adapter recognises: the check made
+ * before any analysis, so a `tsconfig.json` gets no analysis, no model, no marks.
+ */
+export function holdsRolloutRecords(document: vscode.TextDocument): boolean {
+  const end = document.positionAt(DETECTION_PREFIX_CHARS);
+  const prefix = document.getText(new vscode.Range(new vscode.Position(0, 0), end));
+  const isWholeText = end.isEqual(document.lineAt(document.lineCount - 1).range.end);
+  return holdsRollouts(prefix, { fileName: document.fileName, fields: readSettings(document.uri).prof.fields ?? {}, isWholeText });
 }
 
 /** Lines around what the user sees of a document (1-based); the top of the file before it is shown. */
@@ -80,6 +98,8 @@ function visibleLines(uri: vscode.Uri): { from: number; to: number } {
 /** Owns every document's analysis and the requests that produce them. */
 export class AnalysisStore implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
+  /** Documents the user asked to analyse whatever their first records look like. */
+  private readonly forced = new Set<string>();
   private readonly updates = new vscode.EventEmitter<AnalysisUpdate>();
   private readonly progress = new vscode.EventEmitter<AnalysisProgress>();
   /** A rollout file's analysis changed. */
@@ -89,10 +109,14 @@ export class AnalysisStore implements vscode.Disposable {
 
   private readonly restartSubscription: { dispose(): void };
 
-  /** Without a planner no model is used (the choice still applies, with the checker for `onnx`/`http`). */
+  /**
+   * Without a planner no model is used (the choice still applies, with the checker for `onnx`,
+   * `http`, `critic`); without a guard nothing is ever sent to a critic.
+   */
   constructor(
     private readonly client: AnalysisClient,
     private readonly planner?: ScorerPlanner,
+    private readonly guard?: SendGuard,
   ) {
     // A new worker holds no analyses: redo those the Rollout View and panels may still ask about.
     this.restartSubscription = client.onDidRestart(() => this.reanalyseIdle());
@@ -110,9 +134,18 @@ export class AnalysisStore implements vscode.Disposable {
     entry.timer = setTimeout(() => this.analyseDocument(document), delayMs);
   }
 
-  /** Analyses a document now, cancelling an earlier request for it. */
-  analyseDocument(document: vscode.TextDocument, options: AnalyseOptions = {}): void {
+  /**
+   * Analyses a document now, cancelling an earlier request for it — if it holds rollouts (or the
+   * user asked). A document that no longer does loses its analysis.
+   */
+  analyseDocument(document: vscode.TextDocument, options: ReanalyseOptions = {}): void {
     if (document.isClosed || !isRolloutDocument(document)) return;
+    const key = document.uri.toString();
+    if (options.isForced) this.forced.add(key);
+    if (!this.forced.has(key) && !holdsRolloutRecords(document)) {
+      if (this.entries.has(key)) this.forget(document.uri);
+      return;
+    }
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
       ? { kind: 'path', path: document.uri.fsPath }
@@ -121,7 +154,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
-  analyseFile(uri: vscode.Uri, options: AnalyseOptions = {}): void {
+  analyseFile(uri: vscode.Uri, options: ReanalyseOptions = {}): void {
     this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: -1, options });
   }
 
@@ -144,6 +177,7 @@ export class AnalysisStore implements vscode.Disposable {
   forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.cancel(uri);
+    this.forced.delete(key);
     if (!this.entries.delete(key)) return;
     this.client.forget(key);
     this.updates.fire({ uri, isFinal: true });
@@ -192,10 +226,12 @@ export class AnalysisStore implements vscode.Disposable {
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
     const plan = this.currentPlan(uri);
-    const next: DocumentAnalysis = { uri, index: new RolloutIndex(settings.threshold), summary: null, version: request.version, scorerNotice: plan.notice };
+    const next: DocumentAnalysis = { uri, index: new RolloutIndex(), summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
+    this.guard?.noteModel(plan.model);
+    const guard = plan.model?.kind === 'critic' ? this.guard : undefined;
     const job = this.client.analyse(
       {
         documentKey: uri.toString(),
@@ -205,16 +241,19 @@ export class AnalysisStore implements vscode.Disposable {
         scorer: plan.choice,
         model: plan.model,
         shouldRetryModel: request.options.shouldRetryModel === true,
+        shouldConfirmSend: guard !== undefined,
         priorityLines: visibleLines(uri),
       },
       {
-        onProgress: (done, total, activity) => this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}) }),
+        onProgress: (done, total, activity, endpoints) =>
+          this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) }),
+        ...(guard ? { onConsent: (sendPlan) => guard.confirm(sendPlan) } : {}),
         onChunk: (rollouts: readonly RolloutSummary[]) => {
           next.index.add(rollouts);
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
         },
         onRestart: () => {
-          next.index = new RolloutIndex(settings.threshold);
+          next.index = new RolloutIndex();
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
           this.progress.fire({ uri, state: 'running', done: 0, total: 0, activity: 'restarting after the analysis worker stopped' });
         },
@@ -237,6 +276,8 @@ export class AnalysisStore implements vscode.Disposable {
     analysis.summary = summary;
     if (summary.modelError !== undefined) {
       analysis.scorerNotice = { short: 'model failed', message: summary.modelError, isError: true };
+    } else if (summary.modelDeclined !== undefined) {
+      analysis.scorerNotice = { short: 'critic not used', message: summary.modelDeclined, isError: false, isQuiet: true };
     }
     entry.analysis = analysis;
     this.updates.fire({ uri: analysis.uri, isFinal: true });

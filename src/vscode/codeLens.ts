@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
-import { groupLineSummary, rankText, reasonLabel } from './presentation';
+import { reasonLabel } from '../core/presentation/reasonWords';
+import { groupLineSummary, rankText } from '../core/presentation/summaryWords';
 
 /** Files with more rollout lines than this get lenses only near what is visible. */
 const WINDOWED_ABOVE = 2_000;

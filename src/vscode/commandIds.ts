@@ -21,7 +21,13 @@ export const commandIds = {
   checkSetup: 'profLens.checkSetup',
   openExample: 'profLens.openExample',
   showGpuSetup: 'profLens.showGpuSetup',
+  setApiKey: 'profLens.setApiKey',
+  clearApiKey: 'profLens.clearApiKey',
+  analyseFile: 'profLens.analyseFile',
 } as const;
+
+/** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */
+export const ROLLOUT_FILE_CONTEXT = 'profLens.isRolloutFile';
 
 /** Arguments of the Rollout View commands when they come from a hover or CodeLens link. */
 export interface RolloutTarget {

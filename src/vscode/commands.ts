@@ -6,6 +6,7 @@ import type { AnalysisStore } from './analysisStore';
 import { commandIds, isRolloutTarget, type RolloutTarget } from './commandIds';
 import { openLargeFile } from './largeFile';
 import { navigate } from './navigation';
+import { showInfo } from './notify';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri, type RolloutViewProvider } from './rolloutView';
 import type { ScorerNotices } from './scorerNotices';
 import { chooseScorer } from './scorerPicker';
@@ -37,7 +38,7 @@ function targetAtCursor(deps: CommandDeps): RolloutTarget | undefined {
 async function openView(deps: CommandDeps, arg: unknown, isGroup: boolean): Promise<void> {
   const target = isRolloutTarget(arg) ? arg : targetAtCursor(deps);
   if (!target) {
-    void vscode.window.showInformationMessage('Put the cursor on an analysed rollout first.');
+    void showInfo('Put the cursor on an analysed rollout first.');
     return;
   }
   const source = vscode.Uri.parse(target.source);
@@ -89,5 +90,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (uri) store.cancel(uri);
     }),
     register(commandIds.openLargeFile, () => openLargeFile(deps)),
+    register(commandIds.analyseFile, () => {
+      const document = vscode.window.activeTextEditor?.document;
+      if (document) store.analyseDocument(document, { isForced: true });
+    }),
   ];
 }

@@ -4,7 +4,7 @@
  * that window costs nothing; the overview ruler covers the whole file once per analysis.
  */
 import * as vscode from 'vscode';
-import { MARK_KINDS, type MarkKind } from './presentation';
+import { MARK_KINDS, type MarkKind } from './marks';
 
 /** One line's mark: its kind and, optionally, the summary text shown at its end. */
 export interface LineMark {

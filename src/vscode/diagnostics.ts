@@ -1,13 +1,16 @@
 /**
- * The Problems panel: suspected false positives (warning, with the rule that fired), unreadable
- * lines (error), penalised step counts (information), and the reader's other findings. Each
- * rollout entry points to the other rollouts of its group.
+ * The Problems panel: suspected false positives (warning, with the rules that fired and their
+ * evidence), unreadable lines (error), penalised step counts (information), and the reader's other
+ * findings. Each entry's range is its evidence, not the whole record: the first low step's span,
+ * else the end of the line where the summary is shown, so a long grouped line gets one short
+ * squiggle per finding. Each rollout entry points to the other rollouts of its group.
  */
 import * as vscode from 'vscode';
 import type { Diagnostic as FileDiagnostic } from '../core/model';
 import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
-import { formatScore, penaltyText, weakestStep } from './presentation';
+import { penaltyText } from '../core/presentation/penaltyWords';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 
 /** Delay before publishing, so the event loop serves other work between painting and this. */
 const PUBLISH_DELAY_MS = 60;
@@ -56,18 +59,20 @@ export class ProblemsPublisher implements vscode.Disposable {
     const key = uri.toString();
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
-    // A JSON file with no rollouts (a settings file, a schema) is not ours to complain about.
-    if (!summary || index.size === 0) {
+    // Only rollout files (or files the user asked for) are analysed: their problems are all shown,
+    // even when no rollout could be read (that is what the user needs to know then).
+    if (!summary) {
       this.collection.delete(uri);
       return;
     }
     const max = this.maxProblems();
     const problems: vscode.Diagnostic[] = summary.diagnostics.slice(0, max).map((d) => fromFile(d));
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
     const rollouts = index.all;
     for (let i = 0; i < rollouts.length && problems.length < max; i++) {
       const rollout = rollouts[i] as RolloutSummary;
-      if (rollout.falsePositive.suspected) problems.push(this.falsePositive(analysis, rollout));
-      if (rollout.decision.penalised) problems.push(this.penalised(analysis, rollout));
+      if (rollout.falsePositive.suspected) problems.push(this.falsePositive(analysis, rollout, document));
+      if (rollout.decision.penalised) problems.push(this.penalised(analysis, rollout, document));
       if (i % YIELD_EVERY === YIELD_EVERY - 1) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.generations.get(key) !== generation) return;
@@ -76,17 +81,16 @@ export class ProblemsPublisher implements vscode.Disposable {
     this.collection.set(uri, problems.slice(0, max));
   }
 
-  private falsePositive(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.Diagnostic {
-    const weakest = weakestStep(rollout);
-    const step = rollout.firstLowStep ?? weakest?.step ?? null;
+  private falsePositive(analysis: DocumentAnalysis, rollout: RolloutSummary, document: vscode.TextDocument | undefined): vscode.Diagnostic {
+    const step = rollout.falsePositive.evidence?.lowStep?.step ?? null;
     const span = step === null ? undefined : rollout.rawSteps?.[step];
     const range = span
       ? new vscode.Range(rollout.line - 1, span.start, rollout.line - 1, span.end)
-      : lineRange(rollout.line);
-    const detail = weakest ? `, weakest step ${weakest.step + 1} scores ${formatScore(weakest.score)}` : '';
+      : summaryRange(rollout.line, document);
+    const where = rollout.index > 0 || analysis.index.onLine(rollout.line).length > 1 ? ` (response ${rollout.index + 1})` : '';
     const problem = new vscode.Diagnostic(
       range,
-      `Suspected false positive: correct answer${detail} (rules: ${rollout.falsePositive.rules.join(', ')})`,
+      `Suspected false positive${where}: ${rollout.evidence ?? 'correct answer'} (${falsePositiveRulesText(rollout.falsePositive.rules)})`,
       vscode.DiagnosticSeverity.Warning,
     );
     problem.code = rollout.falsePositive.rules[0] ?? 'false-positive';
@@ -95,11 +99,11 @@ export class ProblemsPublisher implements vscode.Disposable {
     return problem;
   }
 
-  private penalised(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.Diagnostic {
+  private penalised(analysis: DocumentAnalysis, rollout: RolloutSummary, document: vscode.TextDocument | undefined): vscode.Diagnostic {
     const settings = analysis.summary?.settings;
-    const text = settings ? penaltyText(rollout, settings) : `H = ${rollout.decision.steps}`;
+    const text = settings ? penaltyText(rollout.decision, settings) : `H = ${rollout.decision.steps}`;
     const problem = new vscode.Diagnostic(
-      lineRange(rollout.line),
+      summaryRange(rollout.line, document),
       `Step-count penalty: ${text}; PROF ranks this rollout last in its group`,
       vscode.DiagnosticSeverity.Information,
     );
@@ -112,6 +116,13 @@ export class ProblemsPublisher implements vscode.Disposable {
 
 function lineRange(line: number): vscode.Range {
   return new vscode.Range(line - 1, 0, line - 1, 0);
+}
+
+/** Where the end-of-line summary sits: an empty range after the line's last character. */
+function summaryRange(line: number, document: vscode.TextDocument | undefined): vscode.Range {
+  if (!document || line > document.lineCount) return lineRange(line);
+  const end = document.lineAt(line - 1).range.end;
+  return new vscode.Range(end, end);
 }
 
 function fromFile(d: FileDiagnostic): vscode.Diagnostic {
@@ -128,6 +139,6 @@ function related(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.Di
     .slice(0, MAX_RELATED)
     .map((other) => new vscode.DiagnosticRelatedInformation(
       new vscode.Location(analysis.uri, lineRange(other.line)),
-      `same group: ${other.outcome.kind}, ${other.decision.kept ? 'kept' : 'not kept'} (${other.decision.reason})`,
+      `same group: ${other.outcome.kind}, ${reasonLabel(other.decision.reason)}`,
     ));
 }

@@ -1,10 +1,16 @@
 /**
  * The hover on a step or a rollout, as Markdown. Pure (no `vscode` import); the hover provider
- * wraps it in a MarkdownString that trusts only the commands linked here.
+ * wraps it in a MarkdownString that trusts only the commands linked here. Every piece of text that
+ * comes from the file (answers, gold, the scorer's notes, which quote steps) is escaped, so it
+ * renders as the text it is: never a link, an image, HTML or a heading.
  */
 import type { ProfSettings } from '../core/settings';
+import { clip, formatScore } from '../core/presentation/numbers';
+import { outcomeLine } from '../core/presentation/outcomeWords';
+import { penaltyText } from '../core/presentation/penaltyWords';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { rankText } from '../core/presentation/summaryWords';
 import type { RolloutSummary } from '../protocol/analysis';
-import { formatScore, outcomeText, penaltyText, rankText, reasonLabel } from './presentation';
 
 /** Commands a hover may link to. */
 export interface HoverCommands {
@@ -25,14 +31,21 @@ export interface HoverInput {
   commands: HoverCommands;
 }
 
-/** Escapes text from the file so it renders as text, never as Markdown or HTML. */
+/** The longest note or evidence line a hover repeats (they quote steps, which can be long). */
+const MAX_QUOTED = 300;
+
+/**
+ * Escapes text so it renders as text, never as Markdown or HTML: every ASCII punctuation mark is
+ * backslash-escaped (CommonMark renders each as itself), which also keeps `https://…`, `www.…`
+ * and `a@b.c` from becoming autolinks and `&…;` from becoming entities; line breaks become spaces.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`).replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
-/** Text shown as inline code: escapes mean nothing inside a code span, so only backticks are replaced. */
+/** Text shown as inline code: escapes mean nothing inside a code span, so only backticks and breaks are replaced. */
 function codeSpan(text: string): string {
-  return `\`${text.replace(/[`\r\n]/g, ' ')}\``;
+  return `\`${text.replace(/[`\r\n\u2028\u2029]/g, ' ')}\``;
 }
 
 function commandLink(label: string, command: string, args: unknown): string {
@@ -42,7 +55,7 @@ function commandLink(label: string, command: string, args: unknown): string {
 function stepLines(input: HoverInput, step: number): string[] {
   const { rollout, settings } = input;
   const score = rollout.stepScores[step];
-  const isLow = typeof score === 'number' && score < settings.threshold;
+  const isLow = rollout.lowSteps.includes(step);
   const note = rollout.stepNotes[step];
   const total = rollout.rawSteps?.length ?? rollout.stepScores.length;
   const lines = [
@@ -50,7 +63,7 @@ function stepLines(input: HoverInput, step: number): string[] {
     '',
     `Score **${formatScore(score)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
-  if (note) lines.push('', `Note: ${escapeMarkdown(note)}`);
+  if (note) lines.push('', `Note: ${escapeMarkdown(clip(note, MAX_QUOTED))}`);
   return lines;
 }
 
@@ -63,12 +76,14 @@ export function hoverMarkdown(input: HoverInput): string {
     : stepLines(input, input.step);
   lines.push(
     '',
-    `- Outcome: ${escapeMarkdown(outcomeText(rollout))}`,
-    `- PROF: **${escapeMarkdown(reasonLabel(d.reason))}** · group rank ${escapeMarkdown(rankText(rollout, input.group))}`,
-    `- Consistency ${formatScore(d.consistency)} · aggregate ${formatScore(d.score)} · penalty ${escapeMarkdown(penaltyText(rollout, settings))}`,
+    `- Outcome: ${escapeMarkdown(outcomeLine(rollout.outcome, rollout.gold))}`,
+    // Reason, rank and penalty are this module's own words (no file text): shown as written.
+    `- PROF: **${reasonLabel(d.reason)}** · group rank ${rankText(rollout, input.group)}`,
+    `- Consistency ${formatScore(d.consistency)} · aggregate ${formatScore(d.score)} · penalty ${penaltyText(d, settings)}`,
   );
   if (rollout.falsePositive.suspected) {
-    lines.push(`- ⚠ Suspected false positive: ${escapeMarkdown(rollout.falsePositive.rules.join(', '))}`);
+    const evidence = rollout.evidence ? ` — ${escapeMarkdown(clip(rollout.evidence, MAX_QUOTED))}` : '';
+    lines.push(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)})${evidence}`);
   }
   lines.push(
     '',

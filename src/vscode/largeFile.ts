@@ -5,7 +5,10 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
-import { formatScore, outcomeSymbol, reasonLabel, weakestStep } from './presentation';
+import { formatScore } from '../core/presentation/numbers';
+import { outcomeSymbol } from '../core/presentation/outcomeWords';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { plainNotificationText } from './notificationText';
 import type { RolloutViewProvider } from './rolloutView';
 
 /** Items in the picker: suspected false positives first, then file order. */
@@ -41,7 +44,7 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   const finished = waitForAnalysis(deps.store, uri);
   deps.store.analyseFile(uri);
   const isOk = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `PROF Lens: analysing ${uri.fsPath}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: plainNotificationText(`PROF Lens: analysing ${uri.fsPath}`), cancellable: true },
     (_progress, token) => {
       token.onCancellationRequested(() => deps.store.cancel(uri));
       return finished;
@@ -52,9 +55,9 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   const ordered = [...index.all].sort((a, b) => Number(b.falsePositive.suspected) - Number(a.falsePositive.suspected));
   const choice = await vscode.window.showQuickPick(
     ordered.slice(0, MAX_PICKS).map((r) => ({
-      label: `${outcomeSymbol(r)} line ${r.line}${r.index > 0 ? ` #${r.index + 1}` : ''}`,
-      description: `${reasonLabel(r.decision.reason)} · weakest ${formatScore(weakestStep(r)?.score)}`,
-      detail: r.falsePositive.suspected ? `⚠ suspected false positive (${r.falsePositive.rules.join(', ')})` : undefined,
+      label: `${outcomeSymbol(r.outcome.kind)} line ${r.line}${r.index > 0 ? ` #${r.index + 1}` : ''}`,
+      description: `${reasonLabel(r.decision.reason)} · weakest ${formatScore(r.weakestStep?.score)}`,
+      detail: r.falsePositive.suspected ? `⚠ suspected false positive (${falsePositiveRulesText(r.falsePositive.rules)}): ${r.evidence ?? ''}` : undefined,
       id: r.id,
     })),
     { title: `${index.size} rollouts — pick one to read`, matchOnDescription: true },

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
+import { showInfo } from './notify';
 import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
 
 /** What to look for. */
@@ -54,8 +55,7 @@ function viewTarget(views: RolloutViewProvider, editor: vscode.TextEditor, targe
       candidates.push(placed.headerLine);
     } else if (target === 'nextLowStep' || target === 'previousLowStep') {
       for (const step of placed.steps) {
-        const score = rollout.stepScores[step.step];
-        if (typeof score === 'number' && score < (views.thresholdOf(editor.document.uri) ?? 0.5)) candidates.push(step.headerLine);
+        if (rollout.lowSteps.includes(step.step)) candidates.push(step.headerLine);
       }
     }
   });
@@ -73,5 +73,5 @@ export function navigate(store: AnalysisStore, views: RolloutViewProvider, targe
     ? viewTarget(views, editor, target)
     : rawTarget(store, editor, target);
   if (range) reveal(editor, range);
-  else void vscode.window.showInformationMessage(NOTHING_FOUND[target]);
+  else void showInfo(NOTHING_FOUND[target]);
 }

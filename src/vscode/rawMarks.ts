@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
 import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decorations';
-import { fillSummary, groupLineSummary, lineMarkKind, markKind } from './presentation';
+import { fillSummary, groupLineSummary } from '../core/presentation/summaryWords';
+import { lineMarkKind, markKind } from './marks';
 import type { RolloutIndex } from './rolloutIndex';
 
 /** Offsets are into the raw line: exact for JSON Lines, where a record is one line of the file. */

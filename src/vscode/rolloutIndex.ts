@@ -29,8 +29,6 @@ export class RolloutIndex {
   private count = 0;
   private ordered: RolloutSummary[] | null = null;
 
-  constructor(private readonly threshold: number) {}
-
   /** Adds a chunk of rollouts; the chunk with the visible lines may come before the rest. */
   add(rollouts: readonly RolloutSummary[]): void {
     this.ordered = null;
@@ -68,11 +66,6 @@ export class RolloutIndex {
     return list.sort((a, b) => a.id - b.id);
   }
 
-  /** Whether a step's score is below the low-score threshold. */
-  isLow(score: number | null | undefined): boolean {
-    return typeof score === 'number' && score < this.threshold;
-  }
-
   /** The rollout and step whose raw span contains a position, if any. */
   stepAt(position: RawPosition): StepLocation | undefined {
     for (const rollout of this.onLine(position.line)) {
@@ -91,9 +84,10 @@ export class RolloutIndex {
   lowStepsOnLine(line: number): StepLocation[] {
     const found: StepLocation[] = [];
     for (const rollout of this.onLine(line)) {
-      (rollout.rawSteps ?? []).forEach((span, step) => {
-        if (this.isLow(rollout.stepScores[step])) found.push({ rollout, step, start: span.start, end: span.end });
-      });
+      for (const step of rollout.lowSteps) {
+        const span = rollout.rawSteps?.[step];
+        if (span) found.push({ rollout, step, start: span.start, end: span.end });
+      }
     }
     return found;
   }

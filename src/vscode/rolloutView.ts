@@ -9,7 +9,8 @@ import type { RolloutDetail } from '../protocol/analysis';
 import type { AnalysisClient } from '../scoring/analysisClient';
 import type { AnalysisStore } from './analysisStore';
 import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decorations';
-import { fillSummary, markKind } from './presentation';
+import { fillSummary } from '../core/presentation/summaryWords';
+import { markKind } from './marks';
 import { renderRollouts, type RenderedRollout, type RenderedView } from './rolloutViewRender';
 
 /** The Rollout View's URI scheme. */
@@ -33,9 +34,9 @@ export interface ViewHit {
   step: number | null;
 }
 
-/** Builds the URI of a view of some rollouts of a source file. */
+/** Builds the URI of a view of some rollouts of a source file (no file extension, so the view gets its own language: ROLLOUT_VIEW_LANGUAGE). */
 export function rolloutViewUri(source: vscode.Uri, ids: number[], title: string): vscode.Uri {
-  const name = `${basename(source.path)} · ${title}.md`;
+  const name = `${basename(source.path)} · ${title}`;
   return vscode.Uri.from({ scheme: ROLLOUT_VIEW_SCHEME, path: `/${name}`, query: JSON.stringify({ source: source.toString(), ids }) });
 }
 
@@ -92,7 +93,6 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     if (!view) return undefined;
     const marks: EditorMarks = { lines: [], lowSteps: [] };
     const template = this.summaryTemplate();
-    const threshold = this.thresholdOf(document.uri) ?? 0.5;
     view.rendered.rollouts.forEach((placed, i) => {
       const rollout = view.details[i];
       if (!rollout) return;
@@ -100,8 +100,7 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
         marks.lines.push({ line: placed.headerLine, kind: markKind(rollout), text: fillSummary(template, rollout) });
       }
       for (const step of placed.steps) {
-        const score = rollout.stepScores[step.step];
-        if (typeof score !== 'number' || score >= threshold || step.endLine <= from || step.startLine > to) continue;
+        if (!rollout.lowSteps.includes(step.step) || step.endLine <= from || step.startLine > to) continue;
         const lastLine = Math.min(step.endLine, document.lineCount) - 1;
         marks.lowSteps.push(new vscode.Range(step.startLine, 0, lastLine, document.lineAt(lastLine).text.length));
       }
@@ -127,12 +126,6 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     if (!placed || !rollout) return undefined;
     const step = placed.steps.find((s) => line >= s.headerLine && line < s.endLine);
     return { source: vscode.Uri.parse(view.query.source), rollout, step: step?.step ?? null };
-  }
-
-  /** The low-score threshold the view's source was analysed with. */
-  thresholdOf(uri: vscode.Uri): number | undefined {
-    const view = this.views.get(uri.toString());
-    return view && this.store.get(vscode.Uri.parse(view.query.source))?.summary?.settings.threshold;
   }
 
   /** The rendered layout of an open view (for navigation). */

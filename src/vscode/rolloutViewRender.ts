@@ -5,7 +5,18 @@
  */
 import type { ProfSettings } from '../core/settings';
 import type { RolloutDetail } from '../protocol/analysis';
-import { formatScore, outcomeText, penaltyText, reasonLabel } from './presentation';
+import { formatScore } from '../core/presentation/numbers';
+import { outcomeLine } from '../core/presentation/outcomeWords';
+import { penaltyText } from '../core/presentation/penaltyWords';
+import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { splitTextLines } from '../core/lineBreaks';
+
+/**
+ * The Rollout View's language (package.json: found by the view's first line, `# Rollout N · line
+ * L`). Not Markdown: the rollout text in it is untrusted, and Markdown would turn
+ * `[label](command:…)` and file links in it into links; `editor.links` is off for it as well.
+ */
+export const ROLLOUT_VIEW_LANGUAGE = 'prof-lens-rollout';
 
 /** Where one step's text sits in the rendered document (0-based lines, end exclusive). */
 export interface RenderedStep {
@@ -31,7 +42,7 @@ export interface RenderedView {
 /** What the renderer needs besides the rollouts. */
 export interface RenderOptions {
   fileLabel: string;
-  settings: Pick<ProfSettings, 'threshold' | 'lambda' | 'maxSteps' | 'penalty'>;
+  settings: Pick<ProfSettings, 'lambda' | 'maxSteps' | 'penalty'>;
 }
 
 class LineWriter {
@@ -39,8 +50,10 @@ class LineWriter {
   get next(): number {
     return this.lines.length;
   }
+  /** Splits as VS Code will (`\r\n`, `\n`, lone `\r`), so the recorded line numbers are the editor's. */
   write(...lines: string[]): void {
-    for (const line of lines) this.lines.push(...line.split(/\r?\n/));
+    // A loop, not push(...): a step can have more lines than a call may take arguments.
+    for (const line of lines) for (const part of splitTextLines(line)) this.lines.push(part);
   }
 }
 
@@ -49,21 +62,21 @@ function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOpt
   out.write(
     `# Rollout ${rollout.id + 1} · line ${rollout.line}${rollout.index > 0 ? `, response ${rollout.index + 1}` : ''} · ${options.fileLabel}`,
     '',
-    `- Outcome: ${outcomeText(rollout)}`,
-    `- PROF: ${reasonLabel(d.reason)} · consistency ${formatScore(d.consistency)} · H = ${d.steps} · penalty ${penaltyText(rollout, options.settings)}`,
+    `- Outcome: ${outcomeLine(rollout.outcome, rollout.gold)}`,
+    `- PROF: ${reasonLabel(d.reason)} · consistency ${formatScore(d.consistency)} · H = ${d.steps} · penalty ${penaltyText(d, options.settings)}`,
     `- Scorer: ${rollout.scorer}`,
   );
   if (rollout.falsePositive.suspected) {
-    out.write(`- ⚠ Suspected false positive (${rollout.falsePositive.rules.join(', ')})`);
+    out.write(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)}): ${rollout.evidence ?? ''}`);
   }
 }
 
-function writeSteps(out: LineWriter, rollout: RolloutDetail, threshold: number): RenderedStep[] {
+function writeSteps(out: LineWriter, rollout: RolloutDetail): RenderedStep[] {
   const rendered: RenderedStep[] = [];
   out.write('', '## Steps', '');
   rollout.steps.forEach((step, i) => {
     const score = rollout.stepScores[i];
-    const isLow = typeof score === 'number' && score < threshold;
+    const isLow = rollout.lowSteps.includes(i);
     const note = rollout.stepNotes[i];
     const headerLine = out.next;
     out.write(`### [${i + 1}/${rollout.steps.length}] score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}`);
@@ -84,7 +97,7 @@ export function renderRollouts(rollouts: readonly RolloutDetail[], options: Rend
     const headerLine = out.next;
     writeHeader(out, rollout, options);
     out.write('', '## Prompt', '', rollout.prompt.trim() || '(no prompt)');
-    const steps = writeSteps(out, rollout, options.settings.threshold);
+    const steps = writeSteps(out, rollout);
     out.write('## Final answer', '', rollout.outcome.extracted ?? '(none extracted)', '', '## Gold', '', rollout.gold ?? '(none)');
     placed.push({ rolloutId: rollout.id, headerLine, steps });
   });

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
+import { showError, showWarning } from './notify';
 import type { ScorerNotice } from './scorerChoice';
 
 const RESCORE = 'Re-score';
@@ -40,12 +41,12 @@ export class ScorerNotices implements vscode.Disposable {
   }
 
   private show(notice: ScorerNotice): void {
-    if (this.shown.has(notice.message)) return;
+    if (notice.isQuiet || this.shown.has(notice.message)) return;
     this.shown.add(notice.message);
     const text = `PROF Lens: ${notice.message}`;
     const shown = notice.isError
-      ? vscode.window.showErrorMessage(text, RESCORE, CHOOSE, SETTINGS)
-      : vscode.window.showWarningMessage(text, CHOOSE, SETTINGS);
+      ? showError(text, RESCORE, CHOOSE, SETTINGS)
+      : showWarning(text, CHOOSE, SETTINGS);
     void shown.then((action) => {
       if (action === RESCORE) void vscode.commands.executeCommand(commandIds.rescore);
       else if (action === CHOOSE) void vscode.commands.executeCommand(commandIds.chooseScorer);

@@ -3,9 +3,10 @@
  * endpoint), and a way to set the folder or the endpoint when a model scorer has none.
  */
 import * as vscode from 'vscode';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import type { TrustedValue } from './scorerChoice';
 import { readModelSettings } from './scoringSettings';
+import { commandIds } from './commandIds';
 import { settingIds } from './settingIds';
 
 const DESCRIPTIONS: Record<ScorerChoice, string> = {
@@ -14,9 +15,11 @@ const DESCRIPTIONS: Record<ScorerChoice, string> = {
   checker: 'The embedded arithmetic and algebra checker (no model)',
   onnx: 'A process reward model exported to ONNX, run locally',
   http: 'A process reward model served by vLLM (/pooling)',
+  critic: 'A chat model that finds the first wrong step (OpenAI-compatible /v1/chat/completions); asks before sending',
 };
 
-type Pick = vscode.QuickPickItem & { choice?: ScorerChoice; action?: 'setModel' | 'setEndpoint' };
+type Action = 'setModel' | 'setEndpoint' | 'setCritic' | 'setKey';
+type Pick = vscode.QuickPickItem & { choice?: ScorerChoice; action?: Action };
 
 function shown(value: TrustedValue, missing: string): string {
   if (value.value !== null) return value.value;
@@ -24,13 +27,15 @@ function shown(value: TrustedValue, missing: string): string {
 }
 
 function items(current: ScorerChoice): Pick[] {
-  const { modelPath, endpointUrl } = readModelSettings();
+  const { modelPath, endpointUrl, criticUrl, critic: criticModel } = readModelSettings();
   const model = `model folder: ${shown(modelPath, 'not set')}`;
   const endpoint = `endpoint: ${shown(endpointUrl, 'not set')}`;
+  const critic = `critic: ${shown(criticUrl, 'not set')}${criticModel.modelName ? ` · model ${criticModel.modelName}` : ''}`;
   const details: Partial<Record<ScorerChoice, string>> = {
     auto: modelPath.value !== null ? model : endpointUrl.value !== null ? endpoint : 'no model set: file scores, else the checker',
     onnx: model,
     http: endpoint,
+    critic,
   };
   const choices: Pick[] = SCORER_CHOICES.map((choice) => ({
     label: `${choice === current ? '$(check) ' : ''}${choice}`,
@@ -43,6 +48,8 @@ function items(current: ScorerChoice): Pick[] {
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     { label: '$(folder) Set the ONNX model folder…', description: 'in your user settings', action: 'setModel' },
     { label: '$(globe) Set the vLLM endpoint URL…', description: 'in your user settings', action: 'setEndpoint' },
+    { label: '$(comment-discussion) Set the critic endpoint URL…', description: 'in your user settings', action: 'setCritic' },
+    { label: '$(key) Set the endpoint API key…', description: 'in VS Code\'s secret storage', action: 'setKey' },
   ];
 }
 
@@ -69,15 +76,19 @@ function checkUrl(text: string): string | undefined {
   }
 }
 
-async function setEndpoint(): Promise<boolean> {
+/** Asks for one URL (several are set as a list in settings.json); stores it in the user settings. */
+async function setUrl(kind: 'http' | 'critic'): Promise<boolean> {
+  const isCritic = kind === 'critic';
+  const current = isCritic ? readModelSettings().criticUrl : readModelSettings().endpointUrl;
   const url = await vscode.window.showInputBox({
-    title: 'Base URL of a vLLM server running a process reward model',
+    title: isCritic ? 'Base URL of an OpenAI-compatible server running a chat model (the critic)' : 'Base URL of a vLLM server running a process reward model',
+    prompt: 'Several servers of the same model: give a list in settings.json.',
     placeHolder: 'http://127.0.0.1:8000',
-    value: readModelSettings().endpointUrl.value ?? '',
+    value: current.urls[0] ?? '',
     validateInput: (text) => checkUrl(text),
   });
   if (url === undefined) return false;
-  await vscode.workspace.getConfiguration().update(settingIds.endpointUrl, url.trim(), vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration().update(isCritic ? settingIds.criticEndpointUrl : settingIds.endpointUrl, url.trim(), vscode.ConfigurationTarget.Global);
   return true;
 }
 
@@ -87,7 +98,7 @@ async function setChoice(choice: ScorerChoice): Promise<void> {
   await vscode.workspace.getConfiguration().update(settingIds.scorer, choice, target);
 }
 
-/** Runs the picker; choosing `onnx` or `http` with nothing set asks for the folder or URL first. */
+/** Runs the picker; choosing `onnx`, `http` or `critic` with nothing set asks for the folder or URL first. */
 export async function chooseScorer(): Promise<void> {
   const current = vscode.workspace.getConfiguration().get<ScorerChoice>(settingIds.scorer) ?? 'auto';
   const picked = await vscode.window.showQuickPick(items(current), { title: 'PROF Lens: step scorer', matchOnDetail: true });
@@ -96,13 +107,19 @@ export async function chooseScorer(): Promise<void> {
     if (await setModelFolder()) await setChoice('onnx');
     return;
   }
-  if (picked.action === 'setEndpoint') {
-    if (await setEndpoint()) await setChoice('http');
+  if (picked.action === 'setEndpoint' || picked.action === 'setCritic') {
+    const kind = picked.action === 'setCritic' ? 'critic' : 'http';
+    if (await setUrl(kind)) await setChoice(kind);
+    return;
+  }
+  if (picked.action === 'setKey') {
+    await vscode.commands.executeCommand(commandIds.setApiKey);
     return;
   }
   if (!picked.choice) return;
-  const { modelPath, endpointUrl } = readModelSettings();
+  const { modelPath, endpointUrl, criticUrl } = readModelSettings();
   if (picked.choice === 'onnx' && modelPath.value === null && !(await setModelFolder())) return;
-  if (picked.choice === 'http' && endpointUrl.value === null && !(await setEndpoint())) return;
+  if (picked.choice === 'http' && endpointUrl.value === null && !(await setUrl('http'))) return;
+  if (picked.choice === 'critic' && criticUrl.value === null && !(await setUrl('critic'))) return;
   await setChoice(picked.choice);
 }

@@ -9,6 +9,9 @@ export const settingIds = {
   threshold: 'profLens.scoring.lowScoreThreshold',
   modelPath: 'profLens.scoring.modelPath',
   endpointUrl: 'profLens.scoring.endpointUrl',
+  criticEndpointUrl: 'profLens.scoring.criticEndpointUrl',
+  criticModel: 'profLens.scoring.criticModel',
+  criticMaxTokens: 'profLens.scoring.criticMaxTokens',
   split: 'profLens.steps.split',
   m: 'profLens.prof.m',
   remove: 'profLens.prof.remove',
@@ -28,7 +31,7 @@ export const settingIds = {
 } as const;
 
 /** Settings that may name files or servers, or run code on file text: ignored from an untrusted workspace's settings. */
-export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.split];
+export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split];
 
 /** The default end-of-line summary; `{placeholders}` are filled per rollout. */
 export const DEFAULT_SUMMARY_TEMPLATE = '{outcome} {extracted} vs {gold} · weakest {weakest} · {decision}';

@@ -5,9 +5,10 @@
 import * as vscode from 'vscode';
 import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
-import { SCORER_CHOICES, type ScorerChoice } from '../protocol/analysis';
+import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 import { trustedValue } from './scorerChoice';
 import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
+import { showWarning } from './notify';
 
 /** Everything the extension reads from settings, validated. */
 export interface ExtensionSettings {
@@ -136,6 +137,6 @@ export class LiveSettings implements vscode.Disposable {
 
   private reportProblems(): void {
     if (this.value.problems.length === 0) return;
-    void vscode.window.showWarningMessage(`PROF Lens settings: ${this.value.problems.join('; ')}`);
+    void showWarning(`PROF Lens settings: ${this.value.problems.join('; ')}`);
   }
 }

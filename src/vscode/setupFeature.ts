@@ -7,12 +7,14 @@
 import * as vscode from 'vscode';
 import { formatSetupReport, runSetupCheck, type SetupReport } from '../scoring/setupCheck';
 import { commandIds } from './commandIds';
+import { showInfo, showWarning } from './notify';
 import { resolveModelDir } from './scorerChoice';
 import { readModelSettings } from './scoringSettings';
 
-/** Where the extension is installed. */
+/** Where the extension is installed, and the endpoints' API key. */
 export interface SetupFeatureDeps {
   extension: Pick<vscode.Extension<unknown>, 'extensionUri' | 'packageJSON'>;
+  apiKey?: () => string | undefined;
 }
 
 /** The output channel's name, as users see it in the Output view. */
@@ -27,19 +29,27 @@ function hostDescription(): string {
   return `${vscode.env.appName} ${vscode.version} (${vscode.env.appHost}, ${where})`;
 }
 
-/** The model folder and endpoint the scorers would use, with workspace trust honoured. */
-function configuredModels(): { modelDir: string | null; endpointUrl: string | null; notes: string[] } {
-  const { modelPath, endpointUrl } = readModelSettings();
+interface ConfiguredModels {
+  modelDir: string | null;
+  endpointUrls: string[];
+  critic: { urls: string[]; modelName?: string; maxTokens?: number } | null;
+  notes: string[];
+}
+
+/** The model folder and endpoints the scorers would use, with workspace trust honoured. */
+function configuredModels(): ConfiguredModels {
+  const { modelPath, endpointUrl, criticUrl, critic } = readModelSettings();
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const modelDir = modelPath.value === null ? null : resolveModelDir({ ...modelPath, value: modelPath.value }, { workspaceFolder });
-  const notes = [modelPath, endpointUrl].some((v) => v.isWorkspaceValueIgnored)
+  const notes = [modelPath, endpointUrl, criticUrl].some((v) => v.isWorkspaceValueIgnored)
     ? ['This workspace is not trusted: its model folder and endpoint settings were ignored; only your user settings were checked.']
     : [];
-  return { modelDir, endpointUrl: endpointUrl.value, notes };
+  return { modelDir, endpointUrls: endpointUrl.urls, critic: criticUrl.urls.length > 0 ? { urls: criticUrl.urls, ...critic } : null, notes };
 }
 
 async function runCheck(deps: SetupFeatureDeps): Promise<{ report: SetupReport; notes: string[] }> {
-  const { modelDir, endpointUrl, notes } = configuredModels();
+  const { modelDir, endpointUrls, critic, notes } = configuredModels();
+  const apiKey = deps.apiKey?.();
   const version = String((deps.extension.packageJSON as { version?: unknown }).version ?? 'unknown');
   const report = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'PROF Lens: checking the set-up' },
@@ -48,7 +58,9 @@ async function runCheck(deps: SetupFeatureDeps): Promise<{ report: SetupReport; 
         version,
         host: hostDescription(),
         modelDir,
-        endpointUrl,
+        endpointUrls,
+        critic,
+        ...(apiKey ? { apiKey } : {}),
         workerPath: vscode.Uri.joinPath(deps.extension.extensionUri, 'dist', 'onnxWorker.js').fsPath,
         onStep: (message) => progress.report({ message }),
       }),
@@ -64,7 +76,7 @@ async function checkSetup(deps: SetupFeatureDeps, channel: () => vscode.OutputCh
   output.append(text);
   output.show(true);
   const headline = text.split('\n')[0] ?? 'PROF Lens setup check';
-  const show = report.errors > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show = report.errors > 0 ? showWarning : showInfo;
   // A model that fell back from a GPU provider is the case the guide is for.
   const isOffGpu = report.sections.some((s) => s.lines.some((l) => l.label === 'session' && l.status === 'warning'));
   const picked = await show(headline, COPY_REPORT, ...(isOffGpu ? [GPU_GUIDE] : []));

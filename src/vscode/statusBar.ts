@@ -3,6 +3,7 @@
  * file, and progress while an analysis runs (click to cancel).
  */
 import * as vscode from 'vscode';
+import { describeEndpoint, endpointsShort, type EndpointStatus } from '../protocol/endpoints';
 import type { AnalysisProgress, AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
 import { escapeMarkdown } from './hoverText';
@@ -12,16 +13,23 @@ type Summary = NonNullable<NonNullable<ReturnType<AnalysisStore['get']>>['summar
 
 /** The model behind the scorer label: name, profile, provider and why a faster provider was not used. */
 function modelLines(scorer: Summary['scorer']): string[] {
-  if (scorer.kind !== 'onnx' && scorer.kind !== 'http') return [];
+  if (scorer.kind !== 'onnx' && scorer.kind !== 'http' && scorer.kind !== 'critic') return [];
   const fallback = (scorer as { fallbackReason?: unknown }).fallbackReason;
   const parts = [
     scorer.model && `model ${escapeMarkdown(scorer.model)}`,
     scorer.profile && `profile ${escapeMarkdown(scorer.profile)}`,
-    scorer.provider && `${scorer.kind === 'http' ? 'endpoint' : 'execution provider'} ${escapeMarkdown(scorer.provider)}`,
+    scorer.provider && `${scorer.kind === 'onnx' ? 'execution provider' : 'endpoint'} ${escapeMarkdown(scorer.provider)}`,
   ].filter(Boolean);
   const lines = parts.length > 0 ? ['', parts.join(' · ')] : [];
   if (typeof fallback === 'string') lines.push('', `Not on the preferred provider: ${escapeMarkdown(fallback)}`);
   return lines;
+}
+
+/** One Markdown line per endpoint of a served model (several endpoints, or one that failed). */
+function endpointLines(endpoints: readonly EndpointStatus[] | undefined): string[] {
+  if (!endpoints || endpoints.length === 0) return [];
+  if (endpoints.length === 1 && endpoints[0]!.state === 'ready' && endpoints[0]!.failures === 0) return [];
+  return ['', `Endpoints (${endpointsShort(endpoints)}):`, ...endpoints.map((e) => `- ${escapeMarkdown(describeEndpoint(e))}`)];
 }
 
 /** Shows what PROF Lens is doing for the file in front of the user. */
@@ -37,7 +45,11 @@ export class StatusBar implements vscode.Disposable {
         this.progress.set(event.uri.toString(), event);
         this.update();
       }),
-      store.onDidUpdate(() => this.update()),
+      store.onDidUpdate((update) => {
+        // A file that was dropped (closed, or no longer holding rollouts) shows nothing.
+        if (!store.get(update.uri)) this.progress.delete(update.uri.toString());
+        this.update();
+      }),
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
     ];
     this.update();
@@ -63,7 +75,8 @@ export class StatusBar implements vscode.Disposable {
     if (progress?.state === 'running') {
       const count = progress.total > 0 ? ` ${progress.done}/${progress.total}` : '…';
       this.item.text = `$(sync~spin) PROF Lens · ${progress.activity ?? 'scoring'}${count}`;
-      this.item.tooltip = `${progress.activity ? `PROF Lens is ${progress.activity}` : 'Analysing this rollout file'} off the editor thread. Click to cancel.`;
+      const doing = `${progress.activity ? `PROF Lens is ${escapeMarkdown(progress.activity)}` : 'Analysing this rollout file'} off the editor thread. Click to cancel.`;
+      this.item.tooltip = new vscode.MarkdownString([doing, ...endpointLines(progress.endpoints)].join('\n'));
       this.item.command = commandIds.cancelAnalysis;
     } else if (progress?.state === 'failed') {
       this.item.text = `$(warning) PROF Lens · ${progress.message === 'cancelled' ? 'cancelled' : 'failed'}`;
@@ -86,6 +99,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.tooltip = new vscode.MarkdownString([
       `**PROF Lens** — scorer: ${escapeMarkdown(scorer)}`,
       ...modelLines(summary.scorer),
+      ...endpointLines(summary.endpoints),
       ...(notice ? ['', `⚠ ${escapeMarkdown(notice.message)}`] : []),
       '',
       `${r.rollouts} rollouts in ${r.groups} groups · kept ${r.kept}, dropped ${r.dropped} (${r.notRanked} not ranked)`,

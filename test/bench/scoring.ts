@@ -30,24 +30,17 @@ function repoRoot(): string {
   return dir;
 }
 
-/** GSM8K model solutions (steps = lines) from the shared data folder, or synthetic ones without it. */
+/** GSM8K model solutions (steps = lines) from the test fixtures. */
 function loadItems(root: string): ScoreItem[] {
-  const path = resolve(root, '../shared/data/gsm8k_openai_example_model_solutions_first120.jsonl');
+  const path = resolve(root, 'test/fixtures/data/gsm8k_openai_example_model_solutions_first120.jsonl');
   const items: ScoreItem[] = [];
-  if (existsSync(path)) {
-    for (const line of readFileSync(path, 'utf8').split('\n').filter(Boolean)) {
-      const record = JSON.parse(line) as Record<string, unknown>;
-      for (const value of Object.values(record)) {
-        const solution = (value as { solution?: unknown } | null)?.solution;
-        if (typeof solution !== 'string') continue;
-        items.push({ id: items.length, prompt: String(record.question), steps: solution.split('\n').filter(Boolean) });
-      }
+  for (const line of readFileSync(path, 'utf8').split('\n').filter(Boolean)) {
+    const record = JSON.parse(line) as Record<string, unknown>;
+    for (const value of Object.values(record)) {
+      const solution = (value as { solution?: unknown } | null)?.solution;
+      if (typeof solution !== 'string') continue;
+      items.push({ id: items.length, prompt: String(record.question), steps: solution.split('\n').filter(Boolean) });
     }
-    return items;
-  }
-  for (let i = 0; i < 400; i++) {
-    const steps = Array.from({ length: 2 + (i % 5) }, (_, k) => `Step ${k}: ${i} × ${k + 3} = ${i * (k + 3)}, so we carry on.`);
-    items.push({ id: i, prompt: `Problem ${i}: what is ${i} × 3?`, steps });
   }
   return items;
 }

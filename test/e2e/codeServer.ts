@@ -3,7 +3,7 @@
  * the built extension installed by copying. Builds nothing: `npm run build` must have run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,15 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const cacheDir = process.env['PROF_LENS_E2E_CACHE'] ?? join(homedir(), '.cache', 'prof-lens-e2e');
 const codeServerBin = join(cacheDir, 'node_modules', '.bin', 'code-server');
+
+/** Every file under a folder (none when it does not exist). */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
 
 /** What a caller controls about the VS Code it gets. */
 export interface CodeServerOptions {

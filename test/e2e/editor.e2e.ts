@@ -103,10 +103,19 @@ describe('a rollout file in the editor', () => {
     await workbench.page.mouse.move(5, 500);
   });
 
-  test('the Problems panel lists suspected false positives, the unreadable line and the penalty', async () => {
-    const falsePositives = (await workbench.problems('Suspected false positive')).join('\n');
-    expect(falsePositives).toContain('Suspected false positive: correct answer, weakest step 2 scores 0.12 (rules: prof-dropped, weak-step, bottom-half)');
-    expect(falsePositives).toContain('same group: correct, kept (kept)');
+  test('the Problems panel lists suspected false positives at their evidence, the unreadable line and the penalty', async () => {
+    const rows = await workbench.problems('Suspected false positive');
+    const flawed = rows.find((row) => row.includes('step 2 of 3 scores 0.12'));
+    expect(flawed).toContain('Suspected false positive: step 2 of 3 scores 0.12, below 0.5 (PROF drops it, a step below the threshold, below the upper half of its correct group)');
+    // The entry points at the low step itself, not at the whole line.
+    const [lowStep] = lowStepSpans();
+    expect(flawed).toContain(`[Ln 2, Col ${(lowStep?.start ?? 0) + 1}]`);
+    // A flag without a low step sits where the line's summary is: after its last character.
+    const gap = rows.find((row) => row.includes('below the upper half of its correct group (lowest there'));
+    expect(gap).toMatch(/\[Ln (3|12), Col \d+\]/);
+    const gapLine = Number(/\[Ln (\d+)/.exec(gap ?? '')?.[1]);
+    expect(gap).toContain(`Col ${(fixtureLines[gapLine - 1]?.length ?? 0) + 1}]`);
+    expect(rows.join('\n')).toContain('same group: correct, kept');
     await workbench.screenshot('05-problems');
     expect((await workbench.problems('expected one JSON object')).join('\n')).toContain('line 9: expected one JSON object per line');
     expect((await workbench.problems('Step-count penalty')).join('\n')).toContain('Step-count penalty: −λ = −10 (H = 1 ≤ 1)');

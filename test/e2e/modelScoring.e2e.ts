@@ -6,11 +6,11 @@
  * expected and the checker takes over, with the status bar saying so.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { repoRoot } from './codeServer';
+import { filesUnder, repoRoot } from './codeServer';
 import { textPosition } from './editorDom';
 import { Workbench } from './workbench';
 
@@ -19,15 +19,6 @@ const unscored = [
   { uid: 'q1', prompt: 'A box holds 12 pencils. How many pencils are in 3 boxes?', response: 'We multiply the boxes by the pencils.\n\n3 * 12 = 38, so there are 38 pencils.\n\nThe answer is \\boxed{38}.', answer: '36' },
   { uid: 'q1', prompt: 'A box holds 12 pencils. How many pencils are in 3 boxes?', response: 'Twelve and twelve is 24.\n\nAdding another 12 gives 36.\n\nThe answer is \\boxed{36}.', answer: '36' },
 ].map((r) => JSON.stringify(r)).join('\n') + '\n';
-
-/** Every file under a folder, for finding the score cache wherever the extension's storage is. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 describe('a rollout file scored by an ONNX model', () => {
   let workbench: Workbench;
@@ -87,22 +78,12 @@ describe('a rollout file scored by an ONNX model', () => {
     await workbench.screenshot('model-03-scorer-picker');
     await rows.filter({ hasText: 'Set the ONNX model folder' }).click();
     await workbench.acceptFileDialog('Folder with model.onnx', join(models, 'tiny-bad-inputs'));
-    const toast = workbench.page.locator('.notifications-toasts .notification-toast', { hasText: 'could not be loaded' }).first();
-    await toast.waitFor({ timeout: 60_000 });
+    const toast = await workbench.settledToast('could not be loaded');
     const message = await toast.innerText();
     expect(message).toContain(`The ONNX model in ${join(models, 'tiny-bad-inputs')} could not be loaded`);
     expect(message).toContain('expected input_ids');
     const status = workbench.statusItem('PROF Lens ·');
     await expect.poll(async () => (await status.innerText()).trim(), { timeout: 30_000 }).toBe('PROF Lens · checker · model failed');
-    // The toast fades and slides in; the screenshot should show it as a user reads it.
-    await expect.poll(() => toast.evaluate((e) => getComputedStyle(e.closest('.notification-toast-container') ?? e).opacity)).toBe('1');
-    let lastTop = Number.NaN;
-    await expect.poll(async () => {
-      const top = (await toast.boundingBox())?.y ?? Number.NaN;
-      const isStill = top === lastTop;
-      lastTop = top;
-      return isStill;
-    }).toBe(true);
     await workbench.screenshot('model-04-bad-model');
   });
 

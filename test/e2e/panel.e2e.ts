@@ -10,11 +10,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { runCli } from '../../src/cli/main';
 import { repoRoot } from './codeServer';
+import { linePosition } from './editorDom';
 import { panelFrame, startPanelWorkbench } from './panelHarness';
 import type { Workbench } from './workbench';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
 const hostile = readFileSync(join(repoRoot, 'test', 'fixtures', 'panel', 'hostile.jsonl'), 'utf8');
+const ties = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'ties.jsonl'), 'utf8');
 
 /** Text of the group table's rows, one string per rollout, in the order shown. */
 async function rowTexts(frame: Frame): Promise<string[]> {
@@ -56,7 +58,7 @@ describe('the PROF group panel and dashboard', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    workbench = await startPanelWorkbench({ workspaceFiles: { 'rollouts.jsonl': fixture, 'hostile.jsonl': hostile } });
+    workbench = await startPanelWorkbench({ workspaceFiles: { 'rollouts.jsonl': fixture, 'hostile.jsonl': hostile, 'ties.jsonl': ties } });
     workbench.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -76,7 +78,7 @@ describe('the PROF group panel and dashboard', () => {
     expect(rows.filter((r) => r.includes('dropped: correct, steps least trusted'))).toHaveLength(2);
     expect(rows.filter((r) => r.includes('dropped: incorrect'))).toHaveLength(0);
     expect(rows.find((r) => r.includes('0.12'))).toContain('⚠ false positive?');
-    expect(await frame.locator('.badge.suspect').first().getAttribute('title')).toMatch(/^suspected false positive: PROF drops it/);
+    expect(await frame.locator('tr.rollout', { hasText: '0.12' }).locator('.badge.suspect').getAttribute('title')).toMatch(/^suspected false positive \(PROF drops it, a step below the threshold.*\): step 2 of 3 scores 0\.12, below 0\.5$/);
     expect(await frame.locator('.prompt-text').innerText()).toContain('Maya has 48 apples');
     await workbench.screenshot('panel-01-group');
   });
@@ -145,7 +147,8 @@ describe('the PROF group panel and dashboard', () => {
     await workbench.page.keyboard.press('ArrowDown');
     await workbench.page.keyboard.press('ArrowDown');
     const focused = await frame.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    expect(focused).toMatch(/^line 12: correct, kept$/);
+    // Its mean step score (0.65) is below every rollout of the upper half of its correct group.
+    expect(focused).toMatch(/^line 12: correct, kept \(suspected false positive\)$/);
     await workbench.page.keyboard.press('Space');
     await expect.poll(() => frame.locator('tr.steps-row').count()).toBe(1);
     expect(await frame.locator('tr.steps-row').innerText()).toContain('Step 1 · score 0.60');
@@ -204,6 +207,32 @@ describe('the PROF group panel and dashboard', () => {
     expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();
     expect(dialogs).toEqual([]);
     await workbench.screenshot('panel-06-hostile');
+  });
+
+  test('a tied group: its dropped rows say tied, the counts count them, and so does the hover', async () => {
+    await workbench.openFile('ties.jsonl');
+    await clickFirstLens(workbench);
+    const frame = await panelFrame(workbench.page, /PROF group t1/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
+    const rows = await rowTexts(frame);
+    expect(rows.filter((r) => r.includes('dropped: tied with a kept rollout; removed by file order'))).toHaveLength(2);
+    // A tie is not a judgment: nothing here is a suspected false positive.
+    expect(rows.filter((r) => r.includes('false positive'))).toEqual([]);
+    expect(await counts(frame)).toMatchObject({ n: '6', 'n+': '4', 'k+': '2', tied: '2' });
+    expect(await frame.locator('td.decision.tied').count()).toBe(2);
+    await workbench.screenshot('panel-10-tied-group');
+    await workbench.page.locator('.tab', { hasText: 'ties.jsonl' }).first().click();
+    const editor = workbench.activeEditor();
+    await workbench.goToLine(1, 1);
+    // The first rollout of the file was dropped by the tie; hover the start of its line (the rollout as a whole).
+    await expect.poll(() => linePosition(editor, '{"uid": "t1"'), { timeout: 15_000 }).not.toBeNull();
+    const point = await linePosition(editor, '{"uid": "t1"');
+    const hover = await workbench.hoverAt({ x: (point?.x ?? 0) + 30, y: point?.y ?? 0 });
+    expect(hover).toContain('rollout 1');
+    expect(hover).toContain('dropped: tied with a kept rollout; removed by file order');
+    expect(hover).not.toContain('Suspected false positive');
+    await workbench.screenshot('panel-11-tied-hover');
+    await workbench.page.mouse.move(5, 500);
   });
 
   test('the panels follow the colour theme: light and high contrast', async () => {

@@ -157,6 +157,24 @@ export class Workbench {
     }
   }
 
+  /**
+   * The notification toast holding some text, once it has faded and slid in, so a screenshot shows
+   * it as a user reads it.
+   */
+  async settledToast(text: string, timeout = 60_000): Promise<Locator> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ timeout });
+    await expect.poll(() => toast.evaluate((e) => getComputedStyle(e.closest('.notification-toast-container') ?? e).opacity)).toBe('1');
+    let lastTop = Number.NaN;
+    await expect.poll(async () => {
+      const top = (await toast.boundingBox())?.y ?? Number.NaN;
+      const isStill = top === lastTop;
+      lastTop = top;
+      return isStill;
+    }).toBe(true);
+    return toast;
+  }
+
   /** The status bar item the extension owns, by its accessible name. */
   statusItem(text: string): Locator {
     return this.page.locator('.statusbar-item', { hasText: text }).first();

@@ -8,11 +8,12 @@ import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
 import { readLine } from '../../core/reader';
 import { prepareRecord, type PreparedRollout } from '../../core/prepare';
-import { openAtomicWriter, withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
+import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
+import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
-import { readFileLines, type FileLine } from '../fileLines';
-import { createModelScorer } from '../scorerOptions';
+import { readFileLines, type FileLine } from '../../scoring/fileLines';
+import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
 const BATCH_LINES = 64;
@@ -21,11 +22,14 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
   const file = args.positionals[0];
   const output = args.values.get('-o');
-  if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)');
-  if (resolve(io.cwd, output) === resolve(io.cwd, file)) throw new UsageError('the output file must not be the input file (the input is never modified)');
+  if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
+  await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
   const model = await createModelScorer(args, io);
-  if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder) or --url <endpoint> (vLLM)');
-  const writer = await openAtomicWriter(output);
+  if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
+  const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
+    await model.scorer.dispose();
+    throw error;
+  });
   let problems = 0;
   try {
     const meta = metaOf(model.scorer);
@@ -43,6 +47,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     await writer.abort();
     throw error;
   } finally {
+    reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
   io.stderr(`${file}: step scores written to ${output}\n`);

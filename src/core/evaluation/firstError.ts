@@ -4,6 +4,7 @@
  * "passes" a solution without errors when no step falls below it. Scorer-agnostic: any step scores
  * will do, from the embedded checker to an exported PRM.
  */
+import { isLowScore } from '../presentation/stepFacts';
 
 /** One labelled solution with the step scores some scorer gave it. */
 export interface EvaluationItem {
@@ -13,6 +14,11 @@ export interface EvaluationItem {
   stepScores: readonly (number | null)[];
   /** 0-based index of the first wrong step, −1 when the solution has no error. */
   firstErrorStep: number;
+  /**
+   * The scorer gave no verdict (a critic's unreadable answer, a rollout beyond a PRM's context):
+   * counted as a miss, as ProcessBench counts an unparsable critique, never left out.
+   */
+  isUnscored?: boolean;
 }
 
 /** Figures for one subset (or for all items together). */
@@ -44,7 +50,7 @@ export interface EvaluationReport {
 
 /** The first step scoring below the threshold, or −1 when there is none. */
 export function predictFirstError(stepScores: readonly (number | null)[], threshold: number): number {
-  return stepScores.findIndex((s) => s !== null && s < threshold);
+  return stepScores.findIndex((s) => isLowScore(s, threshold));
 }
 
 /** Harmonic mean of two accuracies, ProcessBench's F1; 0 when both are 0. */
@@ -61,14 +67,15 @@ export function evaluateSubset(subset: string, items: readonly EvaluationItem[],
   let correctItems = 0;
   let correctHits = 0;
   for (const item of items) {
-    const predicted = predictFirstError(item.stepScores, threshold);
+    // null: no prediction at all, which is right for neither kind of item.
+    const predicted = item.isUnscored ? null : predictFirstError(item.stepScores, threshold);
     if (item.firstErrorStep < 0) {
       correctItems++;
-      if (predicted < 0) correctHits++;
+      if (predicted !== null && predicted < 0) correctHits++;
     } else {
       errorItems++;
       if (predicted === item.firstErrorStep) errorHits++;
-      if (predicted >= 0) errorFlagged++;
+      if (predicted !== null && predicted >= 0) errorFlagged++;
     }
   }
   const errorAccuracy = errorItems > 0 ? errorHits / errorItems : null;
@@ -114,4 +121,34 @@ export function sweepThresholds(items: readonly EvaluationItem[], thresholds: re
     if (best === null || best.averageF1 === null || report.averageF1 > best.averageF1) best = report;
   }
   return { reports, best };
+}
+
+/** What a labelled rollout carries: its step labels (+1/0 fine, −1 wrong, null unrated) and scores. */
+export interface LabelledRollout {
+  stepLabels: readonly (number | null)[] | null;
+  stepScores: readonly (number | null)[];
+  isScored: boolean;
+}
+
+/**
+ * Where a labelled solution first goes wrong: the first step labelled −1, or −1 when none is;
+ * null when the rollout carries no step labels. One reading for every labelled format (the format
+ * adapters put PRM800K ratings, ProcessBench's `label` and Math-Shepherd's +/- into `stepLabels`).
+ */
+export function firstErrorOf(stepLabels: readonly (number | null)[] | null): number | null {
+  return stepLabels ? stepLabels.indexOf(-1) : null;
+}
+
+/**
+ * Evaluation items from analysed rollouts: every one that carries labels. One the scorer could not
+ * score stays in as a miss (as ProcessBench counts it), marked `isUnscored`.
+ */
+export function evaluationItems(rollouts: readonly LabelledRollout[], subset: string): EvaluationItem[] {
+  const items: EvaluationItem[] = [];
+  for (const r of rollouts) {
+    const firstErrorStep = firstErrorOf(r.stepLabels);
+    if (firstErrorStep === null) continue;
+    items.push({ subset, stepScores: r.stepScores, firstErrorStep, ...(r.isScored ? {} : { isUnscored: true }) });
+  }
+  return items;
 }

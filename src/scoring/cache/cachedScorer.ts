@@ -4,6 +4,7 @@
  * server limit, a worker failure) and should be asked again next time.
  */
 import type { StepScoring } from '../../core/model';
+import type { EndpointStatus } from '../../protocol/endpoints';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from '../scorer';
 import type { ScoreCache, ScoreCacheKey } from './scoreCache';
 
@@ -21,11 +22,13 @@ export interface CachedScorer extends Scorer {
   readonly lastStats: Readonly<CacheStats>;
   /** The last failure to read or write the cache; scoring goes on without it. */
   readonly lastCacheError: Error | undefined;
+  /** The items the cache cannot answer: what scoring them would send to the model. */
+  misses(items: readonly ScoreItem[]): Promise<ScoreItem[]>;
 }
 
 /**
  * Wrap `inner` with `cache`. `modelIdentity` must change whenever the model's scores could
- * (see `modelDirIdentity`, `endpointIdentity`).
+ * (see `modelDirIdentity`, `servedModelIdentity`).
  */
 export function cachedScorer(inner: Scorer, cache: ScoreCache, modelIdentity: string): CachedScorer {
   return new CachingScorer(inner, cache, modelIdentity);
@@ -75,6 +78,15 @@ class CachingScorer implements CachedScorer {
 
   dispose(): Promise<void> {
     return this.inner.dispose();
+  }
+
+  async misses(items: readonly ScoreItem[]): Promise<ScoreItem[]> {
+    const found = await Promise.all(items.map((item) => this.tolerate(this.cache.get(this.keyOf(item)))));
+    return items.filter((_, i) => found[i] === undefined);
+  }
+
+  endpointStatus(): EndpointStatus[] {
+    return this.inner.endpointStatus?.() ?? [];
   }
 
   private async remember(items: readonly ScoreItem[], results: readonly StepScoring[]): Promise<void> {

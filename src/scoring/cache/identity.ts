@@ -1,34 +1,44 @@
 /**
- * What makes two scoring runs "the same model" for the score cache, and where the cache lives.
- * A model folder is identified by its path, its manifest's content and the size and mtime of its
- * weights and tokenizer files (hashing gigabytes of weights on every open would cost more than
- * the cache saves); an endpoint by its URL and served model name.
+ * What makes two scoring runs "the same model" for the score cache, and where the cache lives. A
+ * model is identified by what it is, never by what it is called: a model folder by a content hash
+ * of its files (see `modelContentHash`), a served model by everything `/v1/models` says about it
+ * plus a fingerprint from scoring a fixed probe.
  */
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ModelFacts } from '../endpoints/servedModel';
+import { modelContentHash, type ContentHashOptions } from './modelHash';
 
-/** Files of a model folder whose change must invalidate cached scores. */
-const MODEL_FILES = ['model.onnx', 'model.onnx_data', 'tokenizer.json', 'tokenizer_config.json'];
-const MANIFEST = 'prof-lens.json';
-
-/** Identity of an exported model folder (`onnx` scorer). */
-export async function modelDirIdentity(dir: string): Promise<string> {
-  const resolved = await realpath(dir).catch(() => dir);
-  const hash = createHash('sha256');
-  const manifest = await readFile(join(resolved, MANIFEST)).catch(() => null);
-  hash.update(manifest ?? 'no-manifest');
-  for (const name of MODEL_FILES) {
-    const info = await stat(join(resolved, name)).catch(() => null);
-    hash.update(`\0${name}:${info ? `${info.size}:${info.mtimeMs}` : 'absent'}`);
-  }
-  return `onnx:${resolved}#${hash.digest('hex').slice(0, 16)}`;
+/** Identity of an exported model folder (`onnx` scorer): the hash of its files' contents. */
+export async function modelDirIdentity(dir: string, options: ContentHashOptions = {}): Promise<string> {
+  return `onnx:${(await modelContentHash(dir, options)).slice(0, 32)}`;
 }
 
-/** Identity of a served model (`http` scorer). */
-export function endpointIdentity(url: string, modelName: string): string {
-  return `http:${url.replace(/\/+$/, '')}#${modelName}`;
+/** What a served model's identity is made of. */
+export interface ServedIdentityInput {
+  /** The scorer kind (and profile), e.g. `http-qwen-prm`, `critic`. */
+  kind: string;
+  facts: ModelFacts;
+  /** What the model answered to the fixed probe, reduced to what is stable across runs. */
+  fingerprint: string;
+  /** The endpoints' base URLs: they count only when the server reports no `root`. */
+  bases: readonly string[];
+  /** Anything else its answers depend on (a critic's prompt version and max_tokens). */
+  settings?: unknown;
+}
+
+/**
+ * Identity of a served model (`http`, `critic`). vLLM reports the checkpoint it loaded as `root`;
+ * hosted APIs report none, and there the hosts stand in for it, since two providers may serve
+ * different weights under one name.
+ */
+export function servedModelIdentity(input: ServedIdentityInput): string {
+  const { facts } = input;
+  const hosts = facts.root === null ? [...new Set(input.bases.map((b) => (URL.canParse(b) ? new URL(b).origin : b)))].sort() : null;
+  const parts = [facts.id, facts.root, facts.maxModelLen, facts.parent, facts.ownedBy, input.fingerprint, hosts, input.settings ?? null];
+  const hash = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+  return `${input.kind}:${facts.id}#${hash}`;
 }
 
 /**

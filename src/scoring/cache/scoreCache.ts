@@ -11,7 +11,7 @@ import type { StepScoring } from '../../core/model';
 
 /** What a cached score depends on. */
 export interface ScoreCacheKey {
-  /** Identifies the exact model: see `modelDirIdentity` and `endpointIdentity`. */
+  /** Identifies the exact model: see `modelDirIdentity` and `servedModelIdentity`. */
   model: string;
   profile: string;
   prompt: string;

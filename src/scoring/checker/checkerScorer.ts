@@ -1,9 +1,9 @@
 /**
- * The embedded `checker` scorer: no model, just the step's own arithmetic. A step with a false
- * claim scores low, a step whose claims all hold scores high, and a step with nothing to check is
- * neutral. The neutral score sits above the usual low-score threshold (0.5) so an uncheckable step
- * is never mistaken for a flagged one, and below the verified score so that, within a group,
- * rollouts whose arithmetic was verified rank above those that could not be checked.
+ * The embedded `checker` scorer: no model, just the step's own arithmetic. It has two levels and
+ * says only what it found: a step with a false claim scores low; every other step gets one and the
+ * same score, whether it held arithmetic that was verified or nothing to check. "More arithmetic"
+ * is not "more trustworthy": ranking verified steps above prose would drop correct solutions for
+ * writing fewer calculations. What was verified is a note on the step (`checked: 4 × 12 = 48`).
  */
 import { shorten } from '../../core/casLimits';
 import type { CasService } from '../../core/casService';
@@ -17,10 +17,8 @@ import { judgeStep, stepOutcome, type JudgedClaim, type StepScores } from './ste
 export interface CheckerOptions {
   /** Score of a step with at least one false claim (default 0.05). */
   falseScore?: number;
-  /** Score of a step whose claims all hold (default 0.95). */
-  holdsScore?: number;
-  /** Score of a step with nothing checkable (default 0.7); its note is `neutral`. */
-  neutralScore?: number;
+  /** Score of every other step, checked or not (default 0.9). */
+  passScore?: number;
   /**
    * Whether to load the CAS for claims exact arithmetic cannot settle (surds, π, binomials).
    * Default true; without it those claims are left unchecked.
@@ -30,15 +28,14 @@ export interface CheckerOptions {
   cas?: CasService;
 }
 
-/** Default scores; see the module comment for why neutral is 0.7. */
-export const CHECKER_DEFAULTS: Readonly<StepScores> = { falseClaim: 0.05, allHold: 0.95, neutral: 0.7 };
+/** Default scores: low for a false claim, one score above the usual threshold (0.5) for the rest. */
+export const CHECKER_DEFAULTS: Readonly<StepScores> = { falseClaim: 0.05, pass: 0.9 };
 
 /** Create the checker scorer. */
 export function createCheckerScorer(options: CheckerOptions = {}): Scorer {
   const scores: StepScores = {
     falseClaim: options.falseScore ?? CHECKER_DEFAULTS.falseClaim,
-    allHold: options.holdsScore ?? CHECKER_DEFAULTS.allHold,
-    neutral: options.neutralScore ?? CHECKER_DEFAULTS.neutral,
+    pass: options.passScore ?? CHECKER_DEFAULTS.pass,
   };
   const useCas = options.useCas ?? true;
   return {

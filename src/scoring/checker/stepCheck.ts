@@ -87,28 +87,33 @@ function judgeSafely(claim: Claim): Verdict {
   }
 }
 
-/** Scores for the three outcomes a step can have. */
+/** The checker's two levels: a step with a false claim, and every other step. */
 export interface StepScores {
   falseClaim: number;
-  allHold: number;
-  neutral: number;
+  pass: number;
 }
 
 /** A step's score and note. */
 export interface StepOutcome {
   score: number;
-  /** `neutral`, `N claims hold`, or the false claims (`16 - 3 = 12 is false (13)`). */
-  note: string;
+  /**
+   * The false claims (`16 - 3 = 12 is false (13)`), else what was verified
+   * (`checked: 4 \times 12 = 48`), else null when the step held nothing to check.
+   */
+  note: string | null;
   isFlagged: boolean;
 }
+
+/** The most verified claims a note lists before it says how many more there were. */
+const LISTED_CHECKS = 3;
 
 /** Fold a step's verdicts into its score; a claim still waiting for the CAS counts as unchecked. */
 export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores): StepOutcome {
   const falseNotes: string[] = [];
   const seen = new Set<string>();
-  let holds = 0;
+  const held: string[] = [];
   for (const { claim, verdict } of judged) {
-    if (verdict.status === 'holds') holds++;
+    if (verdict.status === 'holds' && !held.includes(claim.text)) held.push(claim.text);
     if (verdict.status !== 'false') continue;
     const key = `${verdict.actual}|${verdict.stated}`;
     if (seen.has(key)) continue;
@@ -116,8 +121,14 @@ export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores):
     falseNotes.push(falseNote(claim, verdict));
   }
   if (falseNotes.length > 0) return { score: scores.falseClaim, note: falseNotes.join('; '), isFlagged: true };
-  if (holds > 0) return { score: scores.allHold, note: holds === 1 ? '1 claim holds' : `${holds} claims hold`, isFlagged: false };
-  return { score: scores.neutral, note: 'neutral', isFlagged: false };
+  return { score: scores.pass, note: checkedNote(held), isFlagged: false };
+}
+
+/** `checked: 4 \times 12 = 48; 48 - 30 = 18` (a few, then how many more); null when nothing held. */
+function checkedNote(held: readonly string[]): string | null {
+  if (held.length === 0) return null;
+  const more = held.length > LISTED_CHECKS ? ` (+${held.length - LISTED_CHECKS} more)` : '';
+  return `checked: ${held.slice(0, LISTED_CHECKS).join('; ')}${more}`;
 }
 
 function falseNote(claim: Claim, verdict: { actual: string; stated: string }): string {

@@ -1,11 +1,14 @@
 /**
  * Exporting from a panel or a command: ask where to save, take the decisions again when what-if
- * settings are given, write the kept rollouts or the decision lines. The input is never written.
+ * settings are given, write the kept rollouts or the decision lines. The input is never written:
+ * a target that is the source file under any name (a symlink, a hard link) is refused, and files
+ * are written atomically by the same writer as `prof-lens filter`.
  */
 import * as vscode from 'vscode';
 import { resolveSettings } from '../../core/settings';
 import type { RolloutSummary } from '../../protocol/analysis';
 import type { DecisionFormat, ExportResult, WhatIfSettings } from '../../protocol/panel';
+import { checkOutputs, writeFileAtomic } from '../../scoring/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
 import { decideFile, decisionsCsv, decisionsJsonl, keptBytes } from './exportFiles';
 
@@ -65,11 +68,15 @@ export async function runExport(store: Store, job: ExportJob): Promise<ExportRes
   if (!target) return { status: 'cancelled' };
   if (target.toString() === job.source.toString()) return { status: 'failed', message: 'the output must not be the input file (the input is never modified)' };
   try {
+    if (target.scheme === 'file' && job.source.scheme === 'file') {
+      await checkOutputs([{ label: 'the rollout file', path: job.source.fsPath }], [{ label: 'the chosen file', path: target.fsPath }]);
+    }
     const analysed = analysis.index.all;
     const rollouts = job.settings ? decideFile(analysed, resolveSettings({ ...analysis.summary.settings, ...job.settings })) : analysed;
     const output = await contents(job, rollouts, target, analysis.version);
     if (typeof output === 'string') return { status: 'failed', message: output };
-    await vscode.workspace.fs.writeFile(target, output.bytes);
+    if (target.scheme === 'file') await writeFileAtomic(target.fsPath, output.bytes);
+    else await vscode.workspace.fs.writeFile(target, output.bytes);
     return { status: 'saved', path: target.scheme === 'file' ? target.fsPath : target.toString(), lines: output.lines };
   } catch (error) {
     return { status: 'failed', message: error instanceof Error ? error.message : String(error) };

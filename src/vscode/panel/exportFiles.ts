@@ -3,9 +3,11 @@
  * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
  * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
  */
-import { decideAll } from '../../core/groups';
+import { decideAll, NOT_SUSPECTED } from '../../core/groups';
+import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { keptLineText } from '../../core/keptLines';
+import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
 import type { RolloutSummary } from '../../protocol/analysis';
@@ -21,12 +23,12 @@ export function decideFile(rollouts: readonly RolloutSummary[], settings: ProfSe
     scores: rankScores(r),
   }));
   const decided = decideAll(members, settings);
-  return rollouts.map((r, i) => ({
-    ...r,
-    decision: decided.decisions[i] ?? r.decision,
-    falsePositive: decided.falsePositives[i] ?? r.falsePositive,
-    firstLowStep: decided.firstLowSteps[i] ?? null,
-  }));
+  return rollouts.map((r, i) => {
+    const decision = decided.decisions[i] ?? r.decision;
+    const falsePositive = decided.falsePositives[i] ?? r.falsePositive;
+    const facts = rolloutFacts({ stepScores: r.stepScores, stepNotes: r.stepNotes, isScored: r.isScored, steps: decision.steps, falsePositive }, settings);
+    return { ...r, ...facts, decision, falsePositive };
+  });
 }
 
 function records(rollouts: readonly RolloutSummary[]): Record<string, unknown>[] {
@@ -62,7 +64,8 @@ export function decisionsCsv(rollouts: readonly RolloutSummary[]): string {
 function emptyRollout(): RolloutSummary {
   return {
     id: 0, line: 0, index: 0, group: '', gold: null, rawSteps: null, stepScores: [], stepNotes: [], scorer: '',
-    outcome: { kind: 'unknown', source: 'none' }, firstLowStep: null, falsePositive: { suspected: false, rules: [] },
+    outcome: { kind: 'unknown', source: 'none' }, falsePositive: NOT_SUSPECTED,
+    lowSteps: [], firstLowStep: null, weakestStep: null, isScored: false, evidence: null,
     decision: { id: 0, kept: false, reason: 'not-ranked-no-outcome', steps: 0, score: null, consistency: null, penalised: false, rank: null },
   };
 }
@@ -105,15 +108,14 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
     }
     return { bytes: concat(chunks), lines: chunks.length };
   }
+  // Lines end where the analysis ended them (`\r\n`, `\n`, lone `\r`), so line numbers match.
+  const breaks = new LineBreakScanner(bytes);
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
-    const newline = bytes.indexOf(10, start);
-    const end = newline === -1 ? bytes.length : newline + 1;
-    let from = start;
-    if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = 3;
-    let to = newline === -1 ? bytes.length : newline;
-    if (to > from && bytes[to - 1] === 13) to--;
-    const raw = decoder.decode(bytes.subarray(from, to));
+    const at = breaks.find(start);
+    const end = at ? at.next : bytes.length;
+    const from = start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : start;
+    const raw = decoder.decode(bytes.subarray(from, at ? at.end : bytes.length));
     const text = keptLineText(raw, lines.get(line));
     if (text !== null) chunks.push(text === raw ? bytes.subarray(start, end) : encoder.encode(text + '\n'));
     start = end;

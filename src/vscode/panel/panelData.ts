@@ -5,10 +5,26 @@
 import { groupIds } from '../../core/decisionLines';
 import type { ProfSettings } from '../../core/settings';
 import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
-import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings } from '../../protocol/panel';
+import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
 
+/**
+ * What one group message may carry: a runaway rollout (thousands of steps, megabytes of text) or a
+ * group of hundreds must not make a message the webview and the host take seconds to pass. The
+ * Rollout View shows everything; the panel says what it left out.
+ */
 /** Step texts longer than this are shortened in the panel (the editor shows them whole). */
 export const MAX_STEP_CHARS = 4_000;
+/** A rollout with more steps shows this many: the first, those around its low steps, the last. */
+export const MAX_SHOWN_STEPS = 40;
+/** Steps shown in one group message; a large group shows fewer per rollout (never under MIN_SHOWN_STEPS). */
+export const MAX_GROUP_STEPS = 4_000;
+export const MIN_SHOWN_STEPS = 10;
+/** All step texts of one group message together, in characters; steps are shortened to fit. */
+export const MAX_GROUP_TEXT_CHARS = 1_000_000;
+/** Steps are never shortened below this to fit a group's budget. */
+export const MIN_STEP_CHARS = 80;
+/** The prompt is shortened beyond this. */
+export const MAX_PROMPT_CHARS = 20_000;
 /** The dashboard lists at most this many suspected false positives. */
 export const MAX_LISTED_FALSE_POSITIVES = 500;
 
@@ -22,16 +38,50 @@ export function panelSettings(settings: ProfSettings): PanelSettings {
 export const groupLabels = groupIds;
 
 /** Step scores as the filter reads them: null when no scorer could score the rollout. */
-export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'decision'>): (number | null)[] | null {
-  return r.decision.reason === 'not-ranked-no-scores' ? null : r.stepScores;
+export function rankScores(r: Pick<RolloutSummary, 'stepScores' | 'isScored'>): (number | null)[] | null {
+  return r.isScored ? r.stepScores : null;
 }
 
-function shorten(text: string): string {
-  return text.length > MAX_STEP_CHARS ? `${text.slice(0, MAX_STEP_CHARS)} … (${text.length - MAX_STEP_CHARS} more characters)` : text;
+function shorten(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)} … (${text.length - limit} more characters)` : text;
 }
 
-function groupRow(r: RolloutSummary, detail: RolloutDetail | undefined): GroupRow {
-  const steps = detail ? detail.steps.map((s) => shorten(s.text)) : [];
+/**
+ * 0-based indices of the steps a long rollout shows, ascending, at most `limit`: the marked steps
+ * (the first low, the weakest) and their neighbours, the first and the last steps, then more from
+ * the start.
+ */
+export function shownSteps(count: number, marked: readonly (number | null)[], limit = MAX_SHOWN_STEPS): number[] {
+  if (count <= limit) return Array.from({ length: count }, (_, i) => i);
+  const marks = marked.filter((m): m is number => m !== null && m >= 0 && m < count);
+  const around = (d: number): number[] => marks.flatMap((m) => [m - d, m + d]);
+  const priority = [...marks, ...around(1), 0, count - 1, ...around(2), 1, count - 2, count - 3, count - 4, count - 5];
+  const wanted = new Set<number>();
+  for (const i of priority) if (i >= 0 && i < count && wanted.size < limit) wanted.add(i);
+  for (let i = 0; wanted.size < limit; i++) wanted.add(i);
+  return [...wanted].sort((a, b) => a - b);
+}
+
+/** A row's step texts before shortening: the response as one step when the split found none. */
+function stepTexts(detail: RolloutDetail | undefined): string[] {
+  if (!detail) return [];
+  const texts = detail.steps.map((s) => s.text);
+  return texts.length === 0 && detail.response.trim() !== '' ? [detail.response] : texts;
+}
+
+/** One member's step texts and which of them the panel shows. */
+interface MemberSteps {
+  texts: readonly string[];
+  shown: readonly number[];
+}
+
+function memberSteps(r: RolloutSummary, detail: RolloutDetail | undefined, limit: number): MemberSteps {
+  const texts = stepTexts(detail);
+  return { texts, shown: shownSteps(texts.length, [r.firstLowStep, r.weakestStep?.step ?? null], limit) };
+}
+
+function groupRow(r: RolloutSummary, { texts, shown }: MemberSteps, stepChars: number): GroupRow {
+  const steps: PanelStep[] = shown.map((index) => ({ index, text: shorten(texts[index] ?? '', stepChars) }));
   return {
     id: r.id,
     line: r.line,
@@ -41,9 +91,12 @@ function groupRow(r: RolloutSummary, detail: RolloutDetail | undefined): GroupRo
     stepScores: rankScores(r),
     decision: r.decision,
     falsePositive: r.falsePositive,
-    firstLowStep: r.firstLowStep,
+    lowSteps: r.lowSteps,
+    evidence: r.evidence,
     scorer: r.scorer,
-    steps: steps.length === 0 && detail && detail.response.trim() !== '' ? [shorten(detail.response)] : steps,
+    steps,
+    stepCount: texts.length,
+    stepNotes: r.stepNotes.map((note) => (note === null ? null : shorten(note, stepChars))),
   };
 }
 
@@ -57,26 +110,46 @@ export interface GroupInput {
   summary: Pick<AnalysisSummary, 'settings'>;
 }
 
+/** The longest step text that lets every shown step of the group fit MAX_GROUP_TEXT_CHARS. */
+function stepCharsFor(members: readonly MemberSteps[]): number {
+  const lengths = members.flatMap((m) => m.shown.map((i) => Math.min(m.texts[i]?.length ?? 0, MAX_STEP_CHARS)));
+  let limit = MAX_STEP_CHARS;
+  // Lower the cut until the budget holds (a few halvings at most).
+  while (limit > MIN_STEP_CHARS && lengths.reduce((sum, n) => sum + Math.min(n, limit), 0) > MAX_GROUP_TEXT_CHARS) limit = Math.max(MIN_STEP_CHARS, Math.floor(limit / 2));
+  return limit;
+}
+
+function omissions(rows: readonly GroupRow[], stepChars: number, promptCut: boolean): string | null {
+  const long = rows.filter((r) => r.steps.length < r.stepCount);
+  const shown = long[0]?.steps.length ?? 0;
+  const parts: string[] = [];
+  if (long.length > 0) parts.push(`${long.length} long rollout${long.length === 1 ? ' shows' : 's show'} ${shown} of ${long.length === 1 ? 'its' : 'their'} steps (around the weakest and first low step, the first, the last)`);
+  if (stepChars < MAX_STEP_CHARS) parts.push(`step texts are cut at ${stepChars} characters to keep this group's panel responsive`);
+  if (promptCut) parts.push(`the prompt is cut at ${MAX_PROMPT_CHARS} characters`);
+  return parts.length > 0 ? `${parts.join('; ')}. The Rollout View shows every step in full.` : null;
+}
+
 /** The group view's data; rows in file order (the webview orders them). */
 export function groupData(input: GroupInput): GroupData {
   const byId = new Map(input.details.map((d) => [d.id, d]));
   const first = input.members[0];
   const firstDetail = first ? byId.get(first.id) : undefined;
+  const perRollout = Math.max(MIN_SHOWN_STEPS, Math.min(MAX_SHOWN_STEPS, Math.floor(MAX_GROUP_STEPS / Math.max(1, input.members.length))));
+  const steps = input.members.map((r) => memberSteps(r, byId.get(r.id), perRollout));
+  const stepChars = stepCharsFor(steps);
+  const rows = input.members.map((r, i) => groupRow(r, steps[i]!, stepChars));
+  const prompt = firstDetail?.prompt ?? '';
   return {
     source: input.source,
     fileLabel: input.fileLabel,
     group: first?.group ?? '',
     groupLabel: input.groupLabel,
-    prompt: firstDetail?.prompt ?? '',
+    prompt: shorten(prompt, MAX_PROMPT_CHARS),
     gold: first?.gold ?? null,
-    rows: input.members.map((r) => groupRow(r, byId.get(r.id))),
+    rows,
     settings: panelSettings(input.summary.settings),
+    omitted: omissions(rows, stepChars, prompt.length > MAX_PROMPT_CHARS),
   };
-}
-
-function weakest(scores: readonly (number | null)[]): number | null {
-  const numbers = scores.filter((s): s is number => s !== null && Number.isFinite(s));
-  return numbers.length ? Math.min(...numbers) : null;
 }
 
 /** What the dashboard needs. */
@@ -96,8 +169,9 @@ export function dashboardData(input: DashboardInput): DashboardData {
     line: r.line,
     index: r.index,
     groupLabel: labels.get(r.group) ?? '',
-    weakest: weakest(r.stepScores),
+    weakest: r.weakestStep?.score ?? null,
     rules: [...r.falsePositive.rules],
+    evidence: r.evidence,
   }));
   return {
     source: input.source,

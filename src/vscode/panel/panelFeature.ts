@@ -8,6 +8,7 @@ import { isPanelState } from '../../protocol/panel';
 import type { AnalysisClient } from '../../scoring/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
+import { showError, showInfo } from '../notify';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri } from '../rolloutView';
 import { runExport } from './exportActions';
 import { PANEL_VIEW_TYPES, PanelHost, webviewOptions, type PanelKind, type PanelTarget } from './panelHost';
@@ -136,12 +137,12 @@ function serializer(panels: Panels, kind: PanelKind): vscode.WebviewPanelSeriali
 async function exportFromCommand(deps: PanelFeatureDeps, arg: unknown, what: 'kept' | 'auto'): Promise<void> {
   const target = targetOf(deps.store, arg);
   if (!target) {
-    void vscode.window.showInformationMessage('Open an analysed rollout file first.');
+    void showInfo('Open an analysed rollout file first.');
     return;
   }
   const result = await runExport(deps.store, { source: target.source, settings: null, what });
-  if (result.status === 'saved') void vscode.window.showInformationMessage(`PROF Lens: saved ${result.lines} lines to ${result.path}`);
-  else if (result.status === 'failed') void vscode.window.showErrorMessage(`PROF Lens: export failed: ${result.message}`);
+  if (result.status === 'saved') void showInfo(`PROF Lens: saved ${result.lines} lines to ${result.path}`);
+  else if (result.status === 'failed') void showError(`PROF Lens: export failed: ${result.message}`);
 }
 
 /** Registers the panels' commands, serializers and listeners; dispose the result to remove them all. */
@@ -150,7 +151,7 @@ export function createPanelFeature(deps: PanelFeatureDeps): vscode.Disposable {
   const open = (kind: PanelKind) => (arg: unknown): void => {
     const target = targetOf(deps.store, arg);
     if (target) panels.show(kind, target);
-    else void vscode.window.showInformationMessage('Open an analysed rollout file and put the cursor on a rollout first.');
+    else void showInfo('Open an analysed rollout file and put the cursor on a rollout first.');
   };
   return vscode.Disposable.from(
     panels,

@@ -7,7 +7,9 @@ import { runCli } from '../../../src/cli/main';
 
 const ROOT = join(__dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/gsm-rollouts.jsonl');
-const DATA = join(ROOT, '../shared/data');
+const DATA = join(ROOT, 'test/fixtures/data');
+/** ToRA-Code-34B on the GSM8K test set, ToRA's own evaluation output (test/fixtures/README.md). */
+const TORA_GSM8K = join(ROOT, 'test/fixtures/harness/tora-code-34b-gsm8k.slim.jsonl');
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -26,6 +28,23 @@ describe('prof-lens report', () => {
     expect(out).toMatch(/rollouts 72 in 9 groups · kept 36/);
     expect(out).toMatch(/scored by: checker 72/);
     expect(out).toMatch(/suspected false positives: \d+/);
+  });
+
+  it('a real harness dump reproduces the accuracy its authors published: ToRA-Code-34B, GSM8K test, 80.7', async () => {
+    const json = await cli(['report', TORA_GSM8K, '--json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out);
+    expect(report.rollouts).toBe(1319);
+    // ToRA's .metrics file beside the dump: "Num samples: 1319 … Mean score: [80.7]".
+    expect(Math.abs(report.accuracy * 100 - 80.7)).toBeLessThanOrEqual(0.1);
+    expect(report.outcomes).toEqual({ correct: 1064, incorrect: 255, unknown: 0, 'non-binary': 0 });
+    // No prompt was kept in the fixture, so each line (one problem) is its own group.
+    expect(report.groups).toBe(1319);
+    const text = await cli(['report', TORA_GSM8K]);
+    expect(text.out).toMatch(/outcomes: correct 1064 \(80\.7% of rollouts\)/);
+    // The unreduced first lines (question, program, output) grade the same, one group per question.
+    const first = JSON.parse((await cli(['report', TORA_GSM8K.replace('slim', 'first2'), '--json'])).out);
+    expect([first.rollouts, first.groups, first.outcomes.correct]).toEqual([2, 2, 2]);
   });
 
   it('--json has the fields scripts rely on, and the counts add up', async () => {
@@ -131,7 +150,7 @@ describe('prof-lens filter', () => {
   it('refuses to overwrite its input', async () => {
     const { code, err } = await cli(['filter', EXAMPLE, '-o', EXAMPLE]);
     expect(code).toBe(2);
-    expect(err).toMatch(/must not be the input/);
+    expect(err).toMatch(/is the same file as the input .* the input is never overwritten/);
   });
 });
 

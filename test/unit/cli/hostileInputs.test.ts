@@ -63,7 +63,7 @@ describe('hostile rollouts through prof-lens report', () => {
     expect(linear.seconds).toBeLessThan(10);
     const refused = await cli(['report', path, '--split', 'regex:(?<=a)b']);
     expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(/the split pattern cannot be used: .*RE2/);
+    expect(refused.err).toMatch(/the split pattern ".*" cannot be used: .*RE2/);
   });
 });
 

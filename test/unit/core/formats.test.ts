@@ -6,7 +6,7 @@ import { prepareRecord, type PreparedRollout } from '../../../src/core/prepare';
 import { resolveSettings } from '../../../src/core/settings';
 import type { SourceRecord } from '../../../src/core/model';
 
-const DATA = join(__dirname, '../../../../shared/data');
+const DATA = join(__dirname, '../../fixtures/data');
 const settings = resolveSettings();
 
 function prepare(text: string, fileName = 'x.jsonl', s = settings): { rollouts: PreparedRollout[]; diagnostics: string[] } {
@@ -23,7 +23,7 @@ function prepare(text: string, fileName = 'x.jsonl', s = settings): { rollouts: 
 
 const data = (name: string): string => readFileSync(join(DATA, name), 'utf8');
 
-describe('real files from shared/data', () => {
+describe('real files from test/fixtures/data', () => {
   it('PRM800K phase 2: the whole pre-generated solution, rated up to the first −1 step', () => {
     const { rollouts } = prepare(data('prm800k_phase2_train_sample9.jsonl'));
     expect(rollouts.length).toBe(9);
@@ -84,7 +84,7 @@ function readTextLine(line: number): string {
   return data('openr_samples_math-shepherd.jsonl').split('\n')[line - 1]!;
 }
 
-describe('formats without a sample in shared/data', () => {
+describe('formats without a real sample', () => {
   it('verl dump without uid: grouped by input, outcome from score', () => {
     const lines = [
       { input: 'Q1', output: 'a\n\nb', gts: '3', score: 1.0, step: 10, acc_reward: 1 },

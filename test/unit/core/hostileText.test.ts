@@ -96,7 +96,7 @@ describe('step splitting on hostile responses', () => {
 
   it('a pattern RE2 cannot express is refused with a message saying why', () => {
     const problems = validateSettings(resolveSettings({ split: 'regex:(a)\\1' }));
-    expect(problems).toEqual([expect.stringMatching(/the split pattern cannot be used: invalid escape sequence .*RE2/)]);
+    expect(problems).toEqual([expect.stringMatching(/the split pattern "\(a\)\\\\1" cannot be used: invalid escape sequence .*RE2/)]);
     expect(validateSettings(resolveSettings({ split: 'regex:(?i)step \\d+:' }))).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readText, readLine, splitLines } from '../../../src/core/reader';
-import { readFileLines } from '../../../src/cli/fileLines';
+import { readFileLines } from '../../../src/scoring/fileLines';
 
 const good = JSON.stringify({ prompt: 'p', response: 'a\n\nb', score: 1 });
 
@@ -78,6 +79,12 @@ describe('reading files from disk', () => {
     const bad = Buffer.concat([Buffer.from('{"prompt":"p","response":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\r\n')]);
     const okWithFffd = Buffer.from('{"prompt":"p","response":"\uFFFD is fine"}\n');
     writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(good + '\n'), bad, okWithFffd]));
+    for (const chunk of [1, 2, 3, 7]) {
+      const small = [];
+      for await (const batch of readFileLines(path, chunk)) small.push(...batch);
+      expect(small.map((l) => [Boolean(l.invalidUtf8), l.byteEnd])).toEqual([[false, 3 + good.length + 1], [true, 3 + good.length + 1 + bad.length], [false, 3 + good.length + 1 + bad.length + okWithFffd.length]]);
+      expect(small.map((l) => l.raw)).toEqual([good, bad.subarray(0, -2).toString('utf8'), okWithFffd.subarray(0, -1).toString('utf8')]);
+    }
     const lines = [];
     for await (const batch of readFileLines(path)) lines.push(...batch);
     expect(lines.map((l) => Boolean(l.invalidUtf8))).toEqual([false, true, false]);
@@ -86,5 +93,51 @@ describe('reading files from disk', () => {
     expect(lines[1]!.byteEnd - lines[1]!.byteStart).toBe(bad.length);
     const result = readLine(lines[1]!);
     expect(result.kind === 'record' && result.diagnostic?.code).toBe('invalid-utf8');
+  });
+});
+
+describe('line breaks agree with VS Code: \\r\\n, \\n and a lone \\r', () => {
+  it('a lone CR ends a line, so the records after it keep the line numbers the editor shows', () => {
+    // The first record has a lone CR as whitespace: VS Code shows it on two lines (1 and 2).
+    const text = `{"prompt":"p",\r"response":"a"}\n${good}\r\n${good}\r${good}\n`;
+    const { records, diagnostics } = readText(text, 'x.jsonl');
+    expect(records.map((r) => r.line)).toEqual([3, 4, 5]);
+    expect(diagnostics.map((d) => d.line)).toEqual([1, 2]);
+    expect(diagnostics[0]!.message).toContain('lone carriage return');
+    expect(text.split(/\r\n|\r|\n/).length - 1).toBe(5);
+  });
+
+  it('splitLines matches VS Code’s split on any mix of breaks', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', '\r', '\n', '\r\n', ' '), { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      const ours = [...splitLines(text)].map((l) => l.raw);
+      const editor = text.split(/\r\n|\r|\n/);
+      // The editor shows an empty last line after a final break; splitLines does not yield it.
+      if (editor.length > 0 && editor[editor.length - 1] === '' && (text.endsWith('\n') || text.endsWith('\r'))) editor.pop();
+      expect(ours).toEqual(text === '' ? [] : editor);
+    }));
+  });
+
+  it('a JSON array document counts a lone CR as a line', () => {
+    const text = '[\r  {"problem": "a", "steps": ["x"], "label": -1, "final_answer_correct": true},\r\n\r  {"problem": "c", "steps": ["y"], "label": 0, "final_answer_correct": false}\r]\r';
+    expect(readText(text, 'bench.json').records.map((r) => r.line)).toEqual([2, 4]);
+  });
+
+  it('readFileLines splits the bytes the same way, whatever the chunk size, and its byte ranges tile the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prof-lens-'));
+    const path = join(dir, 'mixed.jsonl');
+    const samples = fc.sample(fc.array(fc.constantFrom('a', 'é', '€', '😀', '\r', '\n', '\r\n', '{}'), { maxLength: 30 }), { numRuns: 60, seed: 7 });
+    for (const parts of samples) {
+      const text = parts.join('');
+      writeFileSync(path, text);
+      for (const chunk of [1, 2, 3, 5, 64]) {
+        const lines = [];
+        for await (const batch of readFileLines(path, chunk)) lines.push(...batch);
+        expect(lines.map((l) => [l.line, l.raw, l.terminated, Boolean(l.endsAtLoneCr)]))
+          .toEqual([...splitLines(text)].map((l) => [l.line, l.raw, l.terminated, Boolean(l.endsAtLoneCr)]));
+        expect(lines.map((l) => l.byteStart)).toEqual(lines.length ? [0, ...lines.slice(0, -1).map((l) => l.byteEnd)] : []);
+        expect(lines.at(-1)?.byteEnd ?? 0).toBe(Buffer.byteLength(text));
+      }
+    }
   });
 });

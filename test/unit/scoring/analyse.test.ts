@@ -42,7 +42,7 @@ describe('the analysis pipeline', () => {
     expect(a.rollouts[2]!.decision.reason).toBe('not-ranked-no-outcome');
   });
 
-  it('the checker scores rollouts without file scores and marks neutral steps', async () => {
+  it('the checker scores rollouts without file scores and notes what it checked', async () => {
     const text = [
       JSON.stringify({ uid: 'g', prompt: 'Q', response: 'We know 12 × 7 = 84.\n\nThen 84 + 6 = 91.\n\n\\boxed{91}', answer: '91' }),
       JSON.stringify({ uid: 'g', prompt: 'Q', response: 'Think about it.\n\n\\boxed{90}', answer: '91', step_scores: [0.9, 0.8] }),
@@ -50,7 +50,9 @@ describe('the analysis pipeline', () => {
     const a = await analyseText(text, { fileName: 'x.jsonl' });
     const [checked, filed] = a.rollouts;
     expect(checked!.scorer).toBe('checker');
-    expect(checked!.stepScores[0]).toBeGreaterThan(0.9);
+    expect(checked!.stepScores[0]).toBe(0.9);
+    expect(checked!.stepNotes[0]).toBe('checked: 12 × 7 = 84');
+    expect(checked!.stepScores[2]).toBe(0.9);
     expect(checked!.stepScores[1]).toBeLessThan(0.1);
     expect(checked!.stepNotes[1]).toMatch(/84 \+ 6 = 91 is false \(90\)/);
     expect(checked!.firstLowStep).toBe(1);

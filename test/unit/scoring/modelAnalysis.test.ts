@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepScoring } from '../../../src/core/model';
-import type { ModelConfig } from '../../../src/protocol/analysis';
-import { chainChoiceFor } from '../../../src/scoring/chain';
+import type { ModelConfig } from '../../../src/protocol/modelConfig';
+import { createScorerChain } from '../../../src/scoring/chain';
 import { analyseWithModel, type ModelAnalysisOptions } from '../../../src/scoring/modelAnalysis';
 import { ModelScorers, openModelScorer } from '../../../src/scoring/modelScorers';
 import type { ScoreItem, Scorer } from '../../../src/scoring/scorer';
@@ -65,10 +65,11 @@ function options(models: ModelScorers, overrides: Partial<ModelAnalysisOptions> 
 
 describe('which chain a user choice runs', () => {
   it('forces the model for onnx and http, and falls back to the checker without one', () => {
-    expect(chainChoiceFor('onnx', true)).toBe('model');
-    expect(chainChoiceFor('http', false)).toBe('checker');
-    expect(chainChoiceFor('auto', true)).toBe('auto');
-    expect(chainChoiceFor('file', true)).toBe('file');
+    const model = new FakeScorer();
+    expect(createScorerChain('onnx', model).info.label).toBe(model.info.label);
+    expect(createScorerChain('http').info.kind).toBe('checker');
+    expect(createScorerChain('auto', model).info.label).toBe(`file, else ${model.info.label}`);
+    expect(createScorerChain('file', model).info.kind).toBe('file');
   });
 });
 
@@ -196,7 +197,7 @@ describe('a vLLM endpoint that is not one', () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'prof-lens-http-cache-'));
     const models = new ModelScorers(openModelScorer);
     try {
-      const { analysis, modelError } = await analyseWithModel(TEXT, options(models, { scorer: 'http', model: { kind: 'http', url, cacheDir } }));
+      const { analysis, modelError } = await analyseWithModel(TEXT, options(models, { scorer: 'http', model: { kind: 'http', urls: [url], cacheDir } }));
       expect(modelError).toMatch(new RegExp(`^The scoring server at ${url} could not be used: .*404`));
       expect(modelError).toContain('Expected a vLLM server running a process reward model');
       expect(analysis.scorer.label).toBe('checker');

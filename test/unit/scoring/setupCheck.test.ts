@@ -7,8 +7,9 @@ import { rmSync, writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrmInput } from '../../../src/scoring/profiles/prmInput';
-import { formatSetupReport, runSetupCheck, type CheckLine, type SetupReport } from '../../../src/scoring/setupCheck';
-import { SMOKE_ROLLOUT } from '../../../src/scoring/setupModelCheck';
+import { formatSetupReport, runSetupCheck, type CheckLine, type SetupCheckOptions, type SetupReport } from '../../../src/scoring/setupCheck';
+import { SMOKE_ROLLOUT } from '../../../src/scoring/probes';
+import { startFakeChatServer } from './critic/fakeChatServer';
 import { fakeScore, startFakeServer, type FakeServer } from './http/fakePoolingServer';
 import { makeOnnxFixtures, qwenTokenizer, tinyScore, type OnnxFixtures } from './onnx/fixtures';
 
@@ -24,7 +25,7 @@ afterAll(async () => {
   fx.cleanup();
 });
 
-function check(options: { modelDir?: string; endpointUrl?: string }): Promise<SetupReport> {
+function check(options: Partial<SetupCheckOptions>): Promise<SetupReport> {
   return runSetupCheck({ version: '9.9.9', host: 'unit test', workerPath: fx.workerPath, providers: ['cpu'], ...options });
 }
 
@@ -91,15 +92,43 @@ describe('setup check', () => {
   });
 
   it('reaches an endpoint: its served model, then one /pooling request scored per step', async () => {
-    const report = await check({ endpointUrl: server.url });
-    expect(line(report, 'vLLM endpoint', 'GET /v1/models')?.detail).toMatch(/^answered in \d+ ms; serves Qwen\/Qwen2\.5-Math-PRM-7B$/);
+    const report = await check({ endpointUrls: [server.url] });
+    expect(line(report, 'vLLM endpoint', 'GET /v1/models')?.detail).toMatch(/^answered in \d+ ms; serves Qwen\/Qwen2\.5-Math-PRM-7B \(max_model_len 4096\)$/);
     const scores = SMOKE_ROLLOUT.steps.map((s) => fakeScore(s).toFixed(3)).join(', ');
     expect(line(report, 'vLLM endpoint', 'POST /pooling')?.detail).toMatch(new RegExp(`^3 steps scored in \\d+ ms: ${scores}$`));
   });
 
+  it('checks each of several endpoints, saying which one is down', async () => {
+    const report = await check({ endpointUrls: [server.url, 'http://127.0.0.1:9'], endpointTimeoutMs: 500 });
+    const lines = report.sections.find((s) => s.title === 'vLLM endpoint')?.lines ?? [];
+    expect(lines.map((l) => `${l.status} ${l.label}`)).toEqual(['info url', 'ok GET /v1/models', 'ok POST /pooling', 'info url', 'error GET /v1/models']);
+    expect(lines[4]?.detail).toContain('cannot reach http://127.0.0.1:9/v1/models');
+  });
+
+  it('asks a critic to judge a tiny solution with a planted error', async () => {
+    const critic = await startFakeChatServer();
+    const misjudging = await startFakeChatServer({ onChat: () => ({ content: 'All fine. \\boxed{-1}' }) });
+    try {
+      const report = await check({ critic: { urls: [critic.url, misjudging.url] } });
+      const lines = report.sections.find((s) => s.title === 'Critic endpoint')?.lines ?? [];
+      expect(lines.map((l) => `${l.status} ${l.label}`)).toEqual(['info url', 'ok GET /v1/models', 'ok judged example', 'info url', 'ok GET /v1/models', 'warning judged example']);
+      expect(lines[1]?.detail).toMatch(/serves fake-critic-7b \(root \/models\/fake-critic-7b, max_model_len 32768\)$/);
+      expect(lines[2]?.detail).toMatch(/^found the planted error in paragraph 1 in \d+ ms \(flagged by the critic: 3 × 12 is 36, not 38\.\)$/);
+      expect(lines[5]?.detail).toContain('with no error; the planted error is in paragraph 1');
+    } finally {
+      await Promise.all([critic.close(), misjudging.close()]);
+    }
+  });
+
+  it('warns when an API key would go over plain http to another machine', async () => {
+    const report = await runSetupCheck({ version: '1', host: 't', endpointUrls: ['http://192.0.2.1:8000'], apiKey: 'sk-123456', endpointTimeoutMs: 300 });
+    expect(line(report, 'vLLM endpoint', 'API key')).toMatchObject({ status: 'warning', detail: expect.stringContaining('unencrypted (plain http) to 192.0.2.1:8000') });
+    expect(JSON.stringify(report)).not.toContain('sk-123456');
+  });
+
   it('says plainly when the endpoint cannot be reached, within the timeout', async () => {
     const started = Date.now();
-    const report = await runSetupCheck({ version: '1', host: 't', endpointUrl: 'http://127.0.0.1:9', endpointTimeoutMs: 500 });
+    const report = await runSetupCheck({ version: '1', host: 't', endpointUrls: ['http://127.0.0.1:9'], endpointTimeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(line(report, 'vLLM endpoint', 'GET /v1/models')).toMatchObject({ status: 'error', detail: expect.stringContaining('cannot reach http://127.0.0.1:9/v1/models') });
   });

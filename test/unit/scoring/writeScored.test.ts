@@ -1,8 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, stat, chmod, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openAtomicWriter, withStepScores, writeFileAtomic } from '../../../src/scoring/writeScored';
+import { describe, expect, it } from 'vitest';
+import { withStepScores } from '../../../src/scoring/writeScored';
 
 const META = { scorer: 'http:qwen-prm@prm', model: 'prm', profile: 'qwen-prm', provider: 'http://127.0.0.1:8000' };
 const META_COMPACT = '{"scorer":"http:qwen-prm@prm","model":"prm","profile":"qwen-prm","provider":"http://127.0.0.1:8000"}';
@@ -64,52 +61,5 @@ describe('withStepScores', () => {
     expect(() => withStepScores('{"a":[1,2}', [], { scorer: 'x' })).toThrow(/unexpected "}"/);
     expect(() => withStepScores('{"a":1} {"b":2}', [], { scorer: 'x' })).toThrow(/after the object/);
     expect(() => withStepScores('{"a" 1}', [], { scorer: 'x' })).toThrow(/expected ":"/);
-  });
-});
-
-describe('atomic writer', () => {
-  const dirs: string[] = [];
-  afterEach(async () => {
-    await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-  });
-  async function tempDir(): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'prof-lens-write-'));
-    dirs.push(dir);
-    return dir;
-  }
-
-  it('replaces the target only on commit, keeping its permissions', async () => {
-    const dir = await tempDir();
-    const target = join(dir, 'scored.jsonl');
-    await writeFile(target, 'old\n');
-    await chmod(target, 0o640);
-    const writer = await openAtomicWriter(target);
-    const big = 'x'.repeat(700_000);
-    await writer.write(`${big}\n`);
-    await writer.write(`${big}\n`);
-    await writer.write('end\n');
-    expect(await readFile(target, 'utf8')).toBe('old\n');
-    await writer.commit();
-    expect(await readFile(target, 'utf8')).toBe(`${big}\n${big}\nend\n`);
-    expect((await stat(target)).mode & 0o777).toBe(0o640);
-    expect(await readdir(dir)).toEqual(['scored.jsonl']);
-  });
-
-  it('leaves the target and no temporary file behind on abort', async () => {
-    const dir = await tempDir();
-    const target = join(dir, 'out.jsonl');
-    await writeFile(target, 'keep me\n');
-    const writer = await openAtomicWriter(target);
-    await writer.write('half of it');
-    await writer.abort();
-    await writer.abort();
-    expect(await readFile(target, 'utf8')).toBe('keep me\n');
-    expect(await readdir(dir)).toEqual(['out.jsonl']);
-  });
-
-  it('writes a whole file in one call', async () => {
-    const dir = await tempDir();
-    await writeFileAtomic(join(dir, 'a.jsonl'), '{"a":1}\n');
-    expect(await readFile(join(dir, 'a.jsonl'), 'utf8')).toBe('{"a":1}\n');
   });
 });

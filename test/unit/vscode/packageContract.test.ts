@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIds } from '../../../src/vscode/commandIds';
-import { themeColorIds } from '../../../src/vscode/presentation';
+import { commandIds, ROLLOUT_FILE_CONTEXT } from '../../../src/vscode/commandIds';
+import { renderRollouts, ROLLOUT_VIEW_LANGUAGE } from '../../../src/vscode/rolloutViewRender';
+import { themeColorIds } from '../../../src/vscode/marks';
 import { restrictedSettingIds, settingIds } from '../../../src/vscode/settingIds';
-import { SCORER_CHOICES } from '../../../src/protocol/analysis';
+import { SCORER_CHOICES } from '../../../src/core/scorerChoice';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -14,8 +15,11 @@ interface Manifest {
   capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
   contributes: {
     commands: { command: string; title: string; category?: string }[];
-    keybindings: { command: string; key: string }[];
-    menus: { commandPalette: { command: string }[] };
+    keybindings: { command: string; key: string; when: string }[];
+    menus: { commandPalette: { command: string; when?: string }[] };
+    languages: { id: string; aliases: string[]; firstLine?: string; extensions?: string[] }[];
+    grammars: { language: string; path: string }[];
+    configurationDefaults: Record<string, Record<string, unknown>>;
     configuration: { title: string; properties: Record<string, { enum?: string[]; default?: unknown }> }[];
     colors: { id: string }[];
   };
@@ -84,10 +88,36 @@ describe('package.json matches the extension code', () => {
     for (const entry of manifest.contributes.menus.commandPalette) expect(declaredCommands).toContain(entry.command);
   });
 
-  it('activates on JSON Lines and JSON files, not on startup', () => {
-    expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:jsonl', 'onLanguage:json']));
+  it('activates on JSON Lines (and its own panels), not on every JSON file, not on startup', () => {
+    expect(manifest.activationEvents).toContain('onLanguage:jsonl');
+    expect(manifest.activationEvents).not.toContain('onLanguage:json');
     expect(manifest.activationEvents).not.toContain('*');
     expect(manifest.activationEvents).not.toContain('onStartupFinished');
+  });
+
+  it('offers rollout commands and takes Alt+] … only in analysed rollout files and Rollout Views', () => {
+    const onlyThere = `(${ROLLOUT_FILE_CONTEXT} || resourceScheme == prof-lens-rollout)`;
+    for (const binding of manifest.contributes.keybindings) expect(binding.when).toContain(onlyThere);
+    const palette = manifest.contributes.menus.commandPalette;
+    for (const entry of palette.filter((e) => e.command !== commandIds.analyseFile)) expect(entry.when, entry.command).toBe(onlyThere);
+    expect(palette.find((e) => e.command === commandIds.analyseFile)?.when).toContain(`!${ROLLOUT_FILE_CONTEXT}`);
+    expect(JSON.stringify(manifest.contributes.menus)).not.toMatch(/editorLangId == json(?!l)[^&]*\|\|/);
+  });
+
+  it('gives the Rollout View its own language (not Markdown), found by the first line the view renders, with links off', () => {
+    const language = manifest.contributes.languages.find((l) => l.id === ROLLOUT_VIEW_LANGUAGE);
+    expect(language?.extensions).toBeUndefined();
+    const rendered = renderRollouts([{
+      id: 6, line: 12, index: 1, group: 'g', gold: '4', rawSteps: null, stepScores: [0.9], stepNotes: [null], scorer: 'file',
+      outcome: { kind: 'correct', source: 'file', extracted: '4' }, firstLowStep: null, falsePositive: { suspected: false, rules: [], evidence: null },
+      lowSteps: [], weakestStep: { step: 0, score: 0.9 }, isScored: true, evidence: null,
+      decision: { id: 6, kept: true, reason: 'kept', steps: 1, score: 0.9, consistency: 0.9, penalised: true, rank: 1 },
+      prompt: 'What is [2](command:workbench.action.quit) + 2?', response: 'It is 4.', steps: [{ index: 0, text: 'It is 4.', start: 0, end: 8 }],
+    }], { fileLabel: 'rollouts.jsonl', settings: { lambda: 10, maxSteps: 30, penalty: 'card' } });
+    const firstLine = rendered.text.slice(0, rendered.text.indexOf('\n') + 1);
+    expect(new RegExp(language?.firstLine ?? '$^').test(firstLine)).toBe(true);
+    expect(manifest.contributes.grammars.find((g) => g.language === ROLLOUT_VIEW_LANGUAGE)?.path).toBe('./media/rollout-view.tmLanguage.json');
+    expect(manifest.contributes.configurationDefaults[`[${ROLLOUT_VIEW_LANGUAGE}]`]).toEqual({ 'editor.links': false });
   });
 });
 

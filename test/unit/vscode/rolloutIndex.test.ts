@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutSummary } from '../../../src/protocol/analysis';
 import { RolloutIndex } from '../../../src/vscode/rolloutIndex';
+import { NOT_SUSPECTED } from '../../../src/core/groups';
+import { rolloutFacts } from '../../../src/core/presentation/rolloutFacts';
 
 function rollout(id: number, line: number, group: string, scores: number[], suspected = false): RolloutSummary {
   let offset = 10;
@@ -13,8 +15,8 @@ function rollout(id: number, line: number, group: string, scores: number[], susp
     id, line, index: 0, group, gold: '1', rawSteps, stepScores: scores, stepNotes: scores.map(() => null), scorer: 'file',
     outcome: { kind: 'correct', source: 'file' },
     decision: { id, kept: true, reason: 'kept', steps: scores.length, score: 0.5, consistency: 0.5, penalised: false, rank: 1 },
-    firstLowStep: null,
-    falsePositive: { suspected, rules: suspected ? ['weak-step'] : [] },
+    falsePositive: { suspected, rules: suspected ? ['weak-step'] : [], evidence: null },
+    ...rolloutFacts({ stepScores: scores, stepNotes: [], isScored: true, steps: scores.length, falsePositive: NOT_SUSPECTED }, { threshold: 0.5, aggregate: 'mean' }),
   };
 }
 
@@ -27,14 +29,14 @@ const rollouts = [
 
 describe('RolloutIndex', () => {
   it('finds the step under a position by its raw offsets', () => {
-    const index = new RolloutIndex(0.5);
+    const index = new RolloutIndex();
     index.add(rollouts);
     expect(index.stepAt({ line: 1, character: 18 })).toMatchObject({ step: 1, start: 18, end: 23 });
     expect(index.stepAt({ line: 1, character: 16 })).toBeUndefined();
   });
 
   it('walks low-score steps forwards and backwards, wrapping at the ends', () => {
-    const index = new RolloutIndex(0.5);
+    const index = new RolloutIndex();
     index.add(rollouts);
     const next = index.nearestLowStep({ line: 1, character: 0 }, 1);
     expect([next?.rollout.line, next?.step]).toEqual([1, 1]);
@@ -47,14 +49,14 @@ describe('RolloutIndex', () => {
   });
 
   it('jumps to the next group and the next suspected false positive', () => {
-    const index = new RolloutIndex(0.5);
+    const index = new RolloutIndex();
     index.add(rollouts);
     expect(index.nextGroup(1)?.line).toBe(3);
     expect(index.nextRollout(3, (r) => r.falsePositive.suspected)?.line).toBe(3);
   });
 
   it('keeps file order when the visible lines arrive before the rest', () => {
-    const index = new RolloutIndex(0.5);
+    const index = new RolloutIndex();
     index.add([rollouts[2]!, rollouts[3]!]);
     expect(index.all.map((r) => r.id)).toEqual([2, 3]);
     index.add([rollouts[0]!, rollouts[1]!]);

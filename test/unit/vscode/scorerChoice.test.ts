@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planScorer, resolveModelDir, trustedValue, type ScorerSettings } from '../../../src/vscode/scorerChoice';
+import { planScorer, resolveModelDir, trustedUrls, trustedValue, urlList, type ScorerSettings } from '../../../src/vscode/scorerChoice';
+import { consentText } from '../../../src/vscode/consentText';
 
 const none = {};
 
@@ -26,8 +27,9 @@ describe('restricted settings and workspace trust', () => {
   });
 
   it('never lets an untrusted workspace name the model or the endpoint', () => {
-    for (const choice of ['auto', 'onnx', 'http'] as const) {
-      const plan = planScorer(settings({ choice, isTrusted: false, modelPath: { workspace: '/repo/model' }, endpointUrl: { folder: 'http://attacker.example' } }));
+    for (const choice of ['auto', 'onnx', 'http', 'critic'] as const) {
+      const evil = { folder: ['http://attacker.example'] };
+      const plan = planScorer(settings({ choice, isTrusted: false, modelPath: { workspace: '/repo/model' }, endpointUrl: evil, criticUrl: evil }));
       expect(plan.model, choice).toBeNull();
       expect(plan.notice?.message, choice).toMatch(/not trusted/);
       expect(plan.notice?.isError).toBe(false);
@@ -44,7 +46,7 @@ describe('scorer choice', () => {
   it('auto prefers the model folder, then the endpoint, then no model (file scores, else the checker)', () => {
     const both = planScorer(settings({ modelPath: { user: '/m' }, endpointUrl: { user: 'http://127.0.0.1:8000' } }));
     expect(both.model).toEqual({ kind: 'onnx', modelDir: '/m' });
-    expect(planScorer(settings({ endpointUrl: { user: 'http://127.0.0.1:8000' } })).model).toEqual({ kind: 'http', url: 'http://127.0.0.1:8000' });
+    expect(planScorer(settings({ endpointUrl: { user: 'http://127.0.0.1:8000' } })).model).toEqual({ kind: 'http', urls: ['http://127.0.0.1:8000'] });
     expect(planScorer(settings({}))).toEqual({ choice: 'auto', model: null, notice: null });
   });
 
@@ -57,7 +59,23 @@ describe('scorer choice', () => {
   it('onnx and http use only their own kind of model', () => {
     const configured = { modelPath: { user: '/m' }, endpointUrl: { user: 'http://127.0.0.1:8000' } };
     expect(planScorer(settings({ choice: 'onnx', ...configured })).model).toEqual({ kind: 'onnx', modelDir: '/m' });
-    expect(planScorer(settings({ choice: 'http', ...configured })).model).toEqual({ kind: 'http', url: 'http://127.0.0.1:8000' });
+    expect(planScorer(settings({ choice: 'http', ...configured })).model).toEqual({ kind: 'http', urls: ['http://127.0.0.1:8000'] });
+  });
+
+  it('the critic is used only when chosen, with its own endpoints (one URL or a list)', () => {
+    const configured = { endpointUrl: { user: 'http://prm:8000' }, criticUrl: { user: ['http://a:8000', ' http://b:8000 ', ''] } };
+    expect(planScorer(settings({ choice: 'critic', ...configured })).model).toEqual({ kind: 'critic', urls: ['http://a:8000', 'http://b:8000'] });
+    expect(planScorer(settings({ choice: 'auto', ...configured })).model).toEqual({ kind: 'http', urls: ['http://prm:8000'] });
+    const missing = planScorer(settings({ choice: 'critic', endpointUrl: { user: 'http://prm:8000' } }));
+    expect(missing).toMatchObject({ model: null, notice: { short: 'no critic endpoint set', message: expect.stringContaining('profLens.scoring.criticEndpointUrl is not set') } });
+  });
+
+  it('reads a URL list setting level by level, trust honoured', () => {
+    expect(urlList(['http://a', 3, '  ', 'http://b'])).toEqual(['http://a', 'http://b']);
+    expect(urlList('http://a')).toEqual(['http://a']);
+    expect(trustedUrls({ user: 'http://u', workspace: ['http://w1', 'http://w2'] }, true)).toMatchObject({ urls: ['http://w1', 'http://w2'], level: 'workspace' });
+    expect(trustedUrls({ user: 'http://u', workspace: ['http://w1'] }, false)).toMatchObject({ urls: ['http://u'], level: 'user', isWorkspaceValueIgnored: true });
+    expect(trustedUrls({ workspace: [] }, false)).toMatchObject({ urls: [], value: null, isWorkspaceValueIgnored: false });
   });
 
   it('onnx or http without a model says which setting is missing and that the checker scores instead', () => {
@@ -80,5 +98,17 @@ describe('model folder paths', () => {
 
   it('reaches planScorer', () => {
     expect(planScorer(settings({ modelPath: { user: '~/prm' } })).model).toEqual({ kind: 'onnx', modelDir: '/home/u/prm' });
+  });
+});
+
+describe('the consent prompt before rollouts go to a critic', () => {
+  it('says how many rollouts, roughly how many tokens, to which host and model', () => {
+    const plan = { rollouts: 12, approxTokens: 5400, maxAnswerTokens: 4096, urls: ['https://critic.example:8443/v1base'], model: 'qwq-32b' };
+    const { message, detail } = consentText(plan, null);
+    expect(message).toBe('PROF Lens: send 12 rollouts to the critic at critic.example:8443?');
+    expect(detail).toContain('About 5,400 tokens of problems and solutions go to critic.example:8443 (model qwq-32b)');
+    expect(detail).toContain('up to 4,096 tokens');
+    expect(detail).toContain('Nothing from this file is sent until you agree.');
+    expect(consentText({ ...plan, rollouts: 1 }, 'the API key will be sent unencrypted').detail).toContain('Warning: the API key will be sent unencrypted.');
   });
 });

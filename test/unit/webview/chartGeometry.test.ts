@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calibrationPoints, histogram, integerTicks, penaltyZones } from '../../../webview/chartGeometry';
-import { aurocWords } from '../../../webview/words';
+import { aurocWords } from '../../../src/core/presentation/numbers';
 
 describe('histograms', () => {
   it('one slot per integer key from 0, zeros included, heights relative to the largest count', () => {
@@ -26,7 +26,7 @@ describe('penalty zones of the step-count histogram', () => {
 
   it('reference: H < 2 and H > 30, whatever Hλ says', () => {
     expect(penaltyZones(0, 35, { penalty: 'reference', maxSteps: 10 })).toEqual([
-      { from: 0, to: 1, label: 'H ≤ 1' }, { from: 31, to: 35, label: 'H > 30' },
+      { from: 0, to: 1, label: 'H < 2' }, { from: 31, to: 35, label: 'H > 30' },
     ]);
   });
 

@@ -7,7 +7,9 @@ import type { RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
 import type { FileAnalysis } from '../../../src/core/analysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
-import { countGroup, isSameWhatIf, penaltyReason, recompute, scoreSummary, sortRows, whatIfOf } from '../../../webview/groupModel';
+import { countGroup, isSameWhatIf, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
+import { penaltyReason } from '../../../src/core/presentation/penaltyWords';
+import { scoreSummary } from '../../../src/core/presentation/stepFacts';
 
 const FIXTURE = join(__dirname, '../../fixtures/e2e/rollouts.jsonl');
 let analysis: FileAnalysis;
@@ -84,7 +86,7 @@ describe('row order and counts', () => {
 
   it('n+ / n− / k+ / k− for the analysed group g1 (m = 4 of 6, four correct)', () => {
     const data = group('g1');
-    expect(countGroup(recompute(data, null), whatIfOf(data.settings))).toEqual({ n: 6, nPlus: 4, nMinus: 2, m: 4, keptPlus: 2, keptMinus: 2, notRanked: 0 });
+    expect(countGroup(recompute(data, null), whatIfOf(data.settings))).toEqual({ n: 6, nPlus: 4, nMinus: 2, m: 4, keptPlus: 2, keptMinus: 2, tied: 0, notRanked: 0 });
   });
 });
 
@@ -97,11 +99,12 @@ describe('small pieces', () => {
 
   it('penalty reasons name the rule that fired', () => {
     const whatIf = { m: 4, remove: null, variant: 'both' as const, seed: 0, penalty: 'card' as const, lambda: 10, maxSteps: 30, aggregate: 'mean' as const };
-    const d = { id: 0, kept: false, reason: 'dropped-step-penalty' as const, steps: 1, score: 0.9, consistency: -9.1, penalised: true, rank: 5 };
-    expect(penaltyReason(1, d, whatIf)).toBe('H = 1 ≤ 1');
-    expect(penaltyReason(31, d, whatIf)).toBe('H = 31 ≥ Hλ = 30');
-    expect(penaltyReason(31, d, { ...whatIf, penalty: 'reference' })).toBe('H = 31 > 30');
-    expect(penaltyReason(3, { ...d, penalised: false }, whatIf)).toBeNull();
+    expect(penaltyReason(1, whatIf)).toBe('H = 1 ≤ 1');
+    expect(penaltyReason(31, whatIf)).toBe('H = 31 ≥ Hλ = 30');
+    expect(penaltyReason(31, { ...whatIf, penalty: 'reference' })).toBe('H = 31 > 30');
+    expect(penaltyReason(1, { ...whatIf, penalty: 'reference' })).toBe('H = 1 < 2');
+    expect(penaltyReason(12, { ...whatIf, maxSteps: 12 })).toBe('H = 12 ≥ Hλ = 12');
+    expect(penaltyReason(3, whatIf)).toBeNull();
   });
 
   it('what-if equality compares every field', () => {

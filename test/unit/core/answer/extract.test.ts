@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractAnswer, type ExtractedAnswer } from '../../../../src/core/answer/extract';
-import { readSharedJsonl } from './shared-data';
+import { readFixtureJsonl } from './fixtureData';
 
 const MODELS = ['6b_finetuning', '6b_verification', '175b_finetuning', '175b_verification'] as const;
 
@@ -36,7 +36,7 @@ function followedTrajectory(record: PrmRecord): string {
 }
 
 describe('extractAnswer on GSM8K model solutions (A: 18)', () => {
-  const rows = readSharedJsonl<GsmRow>('gsm8k_openai_example_model_solutions_first120.jsonl');
+  const rows = readFixtureJsonl<GsmRow>('gsm8k_openai_example_model_solutions_first120.jsonl');
 
   it('finds the stated answer in every finished solution, and its offsets slice to it', () => {
     let found = 0;
@@ -69,7 +69,7 @@ describe('extractAnswer on GSM8K model solutions (A: 18)', () => {
 });
 
 describe('extractAnswer on Math-Shepherd (The answer is: X ки)', () => {
-  const rows = readSharedJsonl<{ input: string }>('openr_samples_math-shepherd.jsonl');
+  const rows = readFixtureJsonl<{ input: string }>('openr_samples_math-shepherd.jsonl');
 
   it('reads the number after "The answer is:" without the step tag', () => {
     const answers = rows.map((r) => expectSlice(r.input, extractAnswer(r.input)));
@@ -80,9 +80,9 @@ describe('extractAnswer on Math-Shepherd (The answer is: X ки)', () => {
 
 describe('extractAnswer on PRM800K (# Answer)', () => {
   const records = [
-    ...readSharedJsonl<PrmRecord>('prm800k_phase2_train_sample9.jsonl'),
-    ...readSharedJsonl<PrmRecord>('prm800k_phase1_train_sample.jsonl'),
-    ...readSharedJsonl<PrmRecord>('openr_samples_prm800k.jsonl'),
+    ...readFixtureJsonl<PrmRecord>('prm800k_phase2_train_sample9.jsonl'),
+    ...readFixtureJsonl<PrmRecord>('prm800k_phase1_train_sample.jsonl'),
+    ...readFixtureJsonl<PrmRecord>('openr_samples_prm800k.jsonl'),
   ];
 
   it('reads the pre-generated answer from the pre-generated steps', () => {

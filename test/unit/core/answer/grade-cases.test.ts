@@ -1,10 +1,10 @@
 /**
- * Agreement with other graders' test suites (357 cases in the shared data). Floors are the counts
+ * Agreement with other graders' test suites (357 cases in test/fixtures/data). Floors are the counts
  * achieved when the policy in docs/answer-policy.md was written: a regression fails here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeFast, loadAnswerGrader, type AnswerGrader } from '../../../../src/core/answer/grade';
-import { readSharedJsonl } from './shared-data';
+import { readFixtureJsonl } from './fixtureData';
 
 interface AnswerCase {
   pred: string;
@@ -13,7 +13,7 @@ interface AnswerCase {
   source: string;
 }
 
-const cases = readSharedJsonl<AnswerCase>('answer_cases.jsonl');
+const cases = readFixtureJsonl<AnswerCase>('answer_cases.jsonl');
 
 /** Agreeing cases per source file, as achieved (of the total in brackets). */
 const AGREEMENT_FLOORS: Record<string, [number, number]> = {
@@ -36,7 +36,7 @@ const AGREEMENT_FLOORS: Record<string, [number, number]> = {
  */
 const MAX_FALSE_EQUAL = 5;
 
-describe('grading the shared answer cases', () => {
+describe('grading the collected answer cases', () => {
   let grader: AnswerGrader;
   beforeAll(async () => {
     grader = await loadAnswerGrader();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeFast, loadAnswerGrader, type AnswerGrader } from '../../../../src/core/answer/grade';
-import { readSharedJsonl } from './shared-data';
+import { readFixtureJsonl } from './fixtureData';
 
 let grader: AnswerGrader;
 beforeAll(async () => {
@@ -139,7 +139,7 @@ describe('grading GSM8K model solutions against the reference solution', () => {
     ground_truth: string;
     [model: string]: { solution: string; is_correct: boolean } | string;
   }
-  const rows = readSharedJsonl<Row>('gsm8k_openai_example_model_solutions_first120.jsonl');
+  const rows = readFixtureJsonl<Row>('gsm8k_openai_example_model_solutions_first120.jsonl');
 
   it('agrees with the dataset\'s is_correct label on every solution', () => {
     let disagreements = 0;

@@ -1,10 +1,10 @@
-import { appendFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StepScoring } from '../../../../src/core/model';
 import { createScoreCache, SCORE_CACHE_FILE, scoreCacheKeyHash, type ScoreCacheKey } from '../../../../src/scoring/cache/scoreCache';
-import { defaultCacheDir, endpointIdentity, modelDirIdentity } from '../../../../src/scoring/cache/identity';
+import { defaultCacheDir } from '../../../../src/scoring/cache/identity';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -107,28 +107,7 @@ describe('score cache', () => {
   });
 });
 
-describe('model identity and cache location', () => {
-  it('changes when the manifest or the weights change', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'prof-lens.json'), '{"profile":"qwen-prm"}');
-    await writeFile(join(dir, 'model.onnx'), 'weights v1');
-    const before = await modelDirIdentity(dir);
-    expect(await modelDirIdentity(dir)).toBe(before);
-    await writeFile(join(dir, 'model.onnx'), 'weights v2 (longer)');
-    const afterWeights = await modelDirIdentity(dir);
-    expect(afterWeights).not.toBe(before);
-    await utimes(join(dir, 'model.onnx'), new Date(1_000_000), new Date(1_000_000));
-    expect(await modelDirIdentity(dir)).not.toBe(afterWeights);
-    const beforeManifest = await modelDirIdentity(dir);
-    await writeFile(join(dir, 'prof-lens.json'), '{"profile":"skywork-prm"}');
-    expect(await modelDirIdentity(dir)).not.toBe(beforeManifest);
-  });
-
-  it('names an endpoint by URL and served model', () => {
-    expect(endpointIdentity('http://h:8000/', 'a')).toBe('http:http://h:8000#a');
-    expect(endpointIdentity('http://h:8000', 'a')).not.toBe(endpointIdentity('http://h:8000', 'b'));
-  });
-
+describe('cache location', () => {
   it('finds an XDG-style default folder, overridable', () => {
     expect(defaultCacheDir({ PROF_LENS_CACHE_DIR: '/x/cache', XDG_CACHE_HOME: '/xdg' })).toBe('/x/cache');
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/xdg' })).toBe(join('/xdg', 'prof-lens'));

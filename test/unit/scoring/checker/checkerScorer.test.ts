@@ -28,8 +28,8 @@ describe('checker scorer: the Scorer contract', () => {
     expect(results).toEqual([
       {
         kind: 'scored',
-        scores: [0.95, 0.05, 0.7],
-        notes: ['1 claim holds', '13 * 2 = 27 is false (26)', 'neutral'],
+        scores: [0.9, 0.05, 0.9],
+        notes: ['checked: 16 - 3 = 13', '13 * 2 = 27 is false (26)', null],
         scorer: 'checker',
       },
       { kind: 'scored', scores: [], notes: [], scorer: 'checker' },
@@ -37,10 +37,22 @@ describe('checker scorer: the Scorer contract', () => {
   });
 
   it('uses the configured scores', async () => {
-    const custom = createCheckerScorer({ falseScore: 0, holdsScore: 1, neutralScore: 0.5 });
+    const custom = createCheckerScorer({ falseScore: 0, passScore: 0.6 });
     const [r] = await custom.score([{ id: 0, prompt: '', steps: ['2 + 2 = 5', '2 + 2 = 4', 'words'] }]);
-    expect(r).toMatchObject({ scores: [0, 1, 0.5] });
-    expect(CHECKER_DEFAULTS).toEqual({ falseClaim: 0.05, allHold: 0.95, neutral: 0.7 });
+    expect(r).toMatchObject({ scores: [0, 0.6, 0.6] });
+    expect(CHECKER_DEFAULTS).toEqual({ falseClaim: 0.05, pass: 0.9 });
+  });
+
+  it('has two levels: a step with checked arithmetic scores exactly what a step with nothing to check scores', async () => {
+    const r = await scoreSteps(['She bakes $4 \\times 12 = 48$ muffins.', 'We subtract what was sold.', '12 × 4 = 47']);
+    expect(r.scores).toEqual([CHECKER_DEFAULTS.pass, CHECKER_DEFAULTS.pass, CHECKER_DEFAULTS.falseClaim]);
+    // What was verified stays visible, as a note, never as a higher score.
+    expect(r.notes).toEqual(['checked: 4 \\times 12 = 48', null, '12 × 4 = 47 is false (48)']);
+  });
+
+  it('lists a few verified claims and counts the rest', async () => {
+    const { note } = await verdictOf('1 + 1 = 2, 2 + 2 = 4, 3 + 3 = 6, 4 + 4 = 8, 5 + 5 = 10');
+    expect(note).toBe('checked: 1 + 1 = 2; 2 + 2 = 4; 3 + 3 = 6 (+2 more)');
   });
 
   it('reports progress per item and stops when aborted', async () => {
@@ -87,7 +99,7 @@ describe('checker scorer: claims it verifies', () => {
     '$\\sqrt{8} = 2\\sqrt{2}$',
     '0.1 + 0.2 = 0.3',
   ])('holds: %s', async (step) => {
-    expect(await verdictOf(step)).toMatchObject({ score: 0.95 });
+    expect(await verdictOf(step)).toMatchObject({ score: CHECKER_DEFAULTS.pass, note: expect.stringMatching(/^checked: /) });
   });
 
   it.each([
@@ -106,9 +118,9 @@ describe('checker scorer: claims it verifies', () => {
     expect(await verdictOf(step)).toEqual({ score: 0.05, note });
   });
 
-  it('marks a step with nothing checkable as neutral', async () => {
-    expect(await verdictOf('We need to find how many eggs are left.')).toEqual({ score: 0.7, note: 'neutral' });
-    expect(await verdictOf('There are 16 eggs and 3 are eaten.')).toEqual({ score: 0.7, note: 'neutral' });
+  it('gives a step with nothing checkable the same score and no note', async () => {
+    expect(await verdictOf('We need to find how many eggs are left.')).toEqual({ score: CHECKER_DEFAULTS.pass, note: null });
+    expect(await verdictOf('There are 16 eggs and 3 are eaten.')).toEqual({ score: CHECKER_DEFAULTS.pass, note: null });
   });
 
   it('reports every distinct false claim of a step once, calculator notes first', async () => {

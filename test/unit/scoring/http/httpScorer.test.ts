@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpScorer, type HttpScorerOptions } from '../../../../src/scoring/http/httpScorer';
-import { HttpScorerError } from '../../../../src/scoring/http/request';
+import { EndpointError } from '../../../../src/scoring/endpoints/request';
 import type { ScoreItem } from '../../../../src/scoring/scorer';
 import { fakeScore, fakeTokenScore, SEPARATOR_ID, startFakeServer, type FakeServer, type FakeServerOptions } from './fakePoolingServer';
 
@@ -14,7 +14,7 @@ async function serve(options: FakeServerOptions = {}): Promise<FakeServer> {
 }
 
 function scorerFor(server: FakeServer, options: Partial<HttpScorerOptions> = {}) {
-  return createHttpScorer({ url: server.url, modelName: MODEL, retryBaseMs: 1, env: {}, ...options });
+  return createHttpScorer({ urls: [server.url], modelName: MODEL, retryBaseMs: 1, ...options });
 }
 
 function item(id: number, steps: string[]): ScoreItem {
@@ -46,7 +46,7 @@ describe('http scorer against a /pooling server', () => {
 
   it('asks /v1/models for the served model when none is given', async () => {
     const server = await serve({ modelId: 'served-prm' });
-    const scorer = createHttpScorer({ url: `${server.url}/`, env: {} });
+    const scorer = createHttpScorer({ urls: [`${server.url}/`] });
     const info = await scorer.ready();
     expect(info.model).toBe('served-prm');
     expect(info.label).toContain('served-prm');
@@ -80,7 +80,7 @@ describe('http scorer against a /pooling server', () => {
     const body = { object: 'error', message: 'The model `nope` does not exist.', type: 'NotFoundError', code: 404 };
     const server = await serve({ onPooling: () => ({ status: 404, body }) });
     const failure = scorerFor(server).score([item(1, ['x'])]);
-    await expect(failure).rejects.toThrow(HttpScorerError);
+    await expect(failure).rejects.toThrow(EndpointError);
     await expect(failure).rejects.toThrow(`HTTP 404 from ${server.url}/pooling: The model \`nope\` does not exist.`);
     expect(poolingRequests(server)).toHaveLength(1);
   });
@@ -90,12 +90,14 @@ describe('http scorer against a /pooling server', () => {
     await expect(scorerFor(server).score([item(1, ['x'])])).rejects.toThrow(/HTTP 401 .*: Unauthorized/);
   });
 
-  it('marks a rollout unscored when the pair count differs from the step count', async () => {
+  it('stops the run with a configuration error when the pair count differs from the step count', async () => {
     const server = await serve({ onPooling: (call) => (call === 1 ? { pairs: [[0.5, 0.5]] } : undefined) });
     const scorer = scorerFor(server, { concurrency: 1 });
-    const [mismatched, fine] = await scorer.score([item(1, ['a', 'bb', 'ccc']), item(2, ['dd'])]);
-    expect(mismatched).toEqual({ kind: 'unscored', reason: 'the server returned 1 step score for 3 steps', scorer: `http:qwen-prm@${MODEL}` });
-    expect(fine).toMatchObject({ kind: 'scored', scores: [fakeScore('dd')] });
+    const run = scorer.score([item(1, ['a', 'bb', 'ccc']), item(2, ['dd'])]);
+    await expect(run).rejects.toThrow(new RegExp(`^configuration error: ${server.url}/pooling answered with 1 step score for 3 steps; the server must run a process reward model`));
+    await expect(run).rejects.toMatchObject({ isConfiguration: true, isTransient: false });
+    // Said once: the run stopped at the first wrong answer instead of scoring the rest.
+    expect(poolingRequests(server)).toHaveLength(1);
   });
 
   it('marks a rollout whose text holds the separator unscored without a request', async () => {
@@ -114,7 +116,7 @@ describe('http scorer against a /pooling server', () => {
 
   it('refuses logits where probabilities belong', async () => {
     const server = await serve({ onPooling: () => ({ pairs: [[-2.5, 3.1]] }) });
-    await expect(scorerFor(server).score([item(1, ['x'])])).rejects.toThrow(/outside \[0, 1\]/);
+    await expect(scorerFor(server).score([item(1, ['x'])])).rejects.toThrow(/^configuration error: .*outside \[0, 1\]/);
   });
 
   it('never has more requests in flight than the concurrency limit', async () => {
@@ -139,12 +141,32 @@ describe('http scorer against a /pooling server', () => {
     expect(poolingRequests(server)).toHaveLength(2);
   });
 
-  it('sends the bearer token from the configured environment variable', async () => {
+  it('sends the API key as a bearer token to every request, and none without one', async () => {
     const server = await serve();
-    await scorerFor(server, { env: { PROF_LENS_API_KEY: 'default-secret' } }).score([item(1, ['x'])]);
-    await scorerFor(server, { apiKeyEnv: 'MY_PRM_KEY', env: { MY_PRM_KEY: 'custom-secret' } }).score([item(1, ['x'])]);
+    await scorerFor(server, { apiKey: 'default-secret' }).score([item(1, ['x'])]);
     await scorerFor(server).score([item(1, ['x'])]);
-    expect(poolingRequests(server).map((r) => r.headers.authorization)).toEqual(['Bearer default-secret', 'Bearer custom-secret', undefined]);
+    expect(poolingRequests(server).map((r) => r.headers.authorization)).toEqual(['Bearer default-secret', undefined]);
+    expect(server.requests.filter((r) => r.path === '/v1/models').map((r) => r.headers.authorization)).toEqual(['Bearer default-secret', undefined]);
+  });
+
+  it('waits as long as a 429 asks (Retry-After) before trying again', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { status: 429, body: { message: 'slow down' }, headers: { 'retry-after': '1' } } : undefined) });
+    const started = Date.now();
+    const [result] = await scorerFor(server).score([item(1, ['x'])]);
+    expect(result?.kind).toBe('scored');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('spreads requests over several servers of the same model, and retires one that serves another', async () => {
+    const a = await serve({ onPooling: () => ({ delayMs: 30 }) });
+    const b = await serve({ onPooling: () => ({ delayMs: 30 }) });
+    const other = await serve({ model: { root: '/models/another-prm', maxModelLen: 4096 } });
+    const scorer = scorerFor(a, { urls: [a.url, b.url, other.url], concurrency: 2 });
+    const items = Array.from({ length: 12 }, (_, i) => item(i, [`step ${i}`]));
+    const results = await scorer.score(items);
+    expect(results.map((r) => (r.kind === 'scored' ? r.scores[0] : null))).toEqual(items.map((i) => fakeScore(i.steps[0] ?? '')));
+    expect([poolingRequests(a).length, poolingRequests(b).length, poolingRequests(other).length]).toEqual([6, 6, 0]);
+    expect(scorer.endpointStatus()[2]).toMatchObject({ state: 'retired', lastError: expect.stringContaining('serves Qwen/Qwen2.5-Math-PRM-7B (root /models/another-prm') });
   });
 
   it('sends token ids when given a tokenizer and cuts long inputs at a step boundary', async () => {
@@ -172,16 +194,17 @@ describe('http scorer against a /pooling server', () => {
 
 describe('http scorer URL handling', () => {
   it('rejects URLs that are not http(s)', () => {
-    expect(() => createHttpScorer({ url: 'ftp://example.com' })).toThrow(/not an http or https URL/);
-    expect(() => createHttpScorer({ url: 'localhost 8000' })).toThrow(/is not a URL/);
+    expect(() => createHttpScorer({ urls: ['ftp://example.com'] })).toThrow(/not an http or https URL/);
+    expect(() => createHttpScorer({ urls: ['localhost 8000'] })).toThrow(/is not a URL/);
+    expect(() => createHttpScorer({ urls: ['http://me:sk-123@example.com'] })).toThrow(/not in the URL/);
   });
 
   it('says which URL cannot be reached', async () => {
     const server = await startFakeServer();
     const url = server.url;
     await server.close();
-    const scorer = createHttpScorer({ url, modelName: MODEL, retries: 1, retryBaseMs: 1, env: {} });
-    await expect(scorer.score([item(1, ['x'])])).rejects.toThrow(new RegExp(`cannot reach ${url}/pooling \\(ECONNREFUSED\\).*2 attempts`));
+    const scorer = createHttpScorer({ urls: [url], modelName: MODEL, retries: 1, retryBaseMs: 1 });
+    await expect(scorer.score([item(1, ['x'])])).rejects.toThrow(new RegExp(`cannot reach ${url}/v1/models \\(ECONNREFUSED\\).*2 attempts`));
   });
 
   it('refuses to score after dispose', async () => {

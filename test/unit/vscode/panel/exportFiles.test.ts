@@ -25,7 +25,7 @@ function grouped(): string {
 }
 
 function keyed(): string {
-  return readFileSync(join(ROOT, '../shared/data/gsm8k_openai_example_model_solutions_first120.jsonl'), 'utf8').split('\n').slice(0, 6).join('\n') + '\n';
+  return readFileSync(join(ROOT, 'test/fixtures/data/gsm8k_openai_example_model_solutions_first120.jsonl'), 'utf8').split('\n').slice(0, 6).join('\n') + '\n';
 }
 
 const cases: { name: string; text: () => string }[] = [

@@ -1,7 +1,7 @@
 /** Bounded-concurrency mapping with cancellation, for scorers that make one request per item. */
 
-/** Work for `runPool`. */
-export interface PoolJob<T, R> {
+/** Work for `mapBounded`. */
+export interface BoundedJob<T, R> {
   items: readonly T[];
   limit: number;
   worker: (item: T, signal: AbortSignal) => Promise<R>;
@@ -13,7 +13,7 @@ export interface PoolJob<T, R> {
  * Run `worker` over `items` with at most `limit` in flight, results in input order. The first
  * failure (or the caller's abort) stops new work and cancels the requests still running.
  */
-export async function runPool<T, R>(job: PoolJob<T, R>): Promise<R[]> {
+export async function mapBounded<T, R>(job: BoundedJob<T, R>): Promise<R[]> {
   const { items, limit, worker, onProgress } = job;
   const stop = new AbortController();
   const signal = job.signal ? AbortSignal.any([job.signal, stop.signal]) : stop.signal;

@@ -1,0 +1,32 @@
+/**
+ * How numbers are shown on every surface: scores with two decimals, shares as percentages, a dash
+ * where there is no number.
+ */
+
+/** Two decimals, or a dash when there is no number. */
+export function formatScore(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '—';
+}
+
+/** A share as a percentage with one decimal, or a dash. */
+export function formatPercent(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—';
+}
+
+/** Untrusted text flattened to one line and shortened (a dash when empty). */
+export function clip(text: string | null | undefined, max: number): string {
+  if (text === null || text === undefined || text === '') return '—';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '—';
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** How well a score separates correct from incorrect answers (AUROC), in words a reader can act on. */
+export function aurocWords(auroc: number | null): string {
+  if (auroc === null) return 'not defined: the file needs both correct and incorrect ranked rollouts';
+  if (auroc >= 0.9) return 'separates correct from incorrect well';
+  if (auroc >= 0.7) return 'separates them fairly';
+  if (auroc > 0.55) return 'separates them weakly';
+  if (auroc >= 0.45) return 'hardly separates them (0.5 is chance)';
+  return 'ranks incorrect answers above correct ones';
+}

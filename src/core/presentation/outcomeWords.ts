@@ -1,0 +1,45 @@
+/**
+ * Outcomes in symbols and words: ✓ correct, ✗ incorrect, ? unknown, ~ not binary; where the
+ * final answer came from; the one-line outcome a hover or the Rollout View shows.
+ */
+import type { AnswerSource, Outcome, OutcomeKind } from '../model';
+import { clip } from './numbers';
+
+const OUTCOMES: Readonly<Record<OutcomeKind, { symbol: string; word: string }>> = {
+  correct: { symbol: '✓', word: 'correct' },
+  incorrect: { symbol: '✗', word: 'incorrect' },
+  unknown: { symbol: '?', word: 'outcome unknown' },
+  'non-binary': { symbol: '~', word: 'reward not binary' },
+};
+
+/** ✓ / ✗ / ? / ~ and its accessible word. */
+export function outcomeLabel(kind: OutcomeKind): { symbol: string; word: string } {
+  return OUTCOMES[kind];
+}
+
+/** ✓ / ✗ / ? / ~ alone. */
+export function outcomeSymbol(kind: OutcomeKind): string {
+  return OUTCOMES[kind].symbol;
+}
+
+const ANSWER_SOURCES: Readonly<Record<AnswerSource, string>> = {
+  pred: "answer from the file's pred",
+  boxed: 'answer from the last \\boxed{}',
+  'answer-heading': 'answer from # Answer',
+  'the-answer-is': 'answer from "the answer is"',
+  'a-colon': 'answer from A: / ####',
+  'program-output': 'answer from the last program output',
+  'last-number': 'answer: the last number of the response',
+};
+
+/** Where the final answer was taken from, in words. */
+export function answerSourceText(source: AnswerSource): string {
+  return ANSWER_SOURCES[source];
+}
+
+/** `✓ correct · extracted 18 vs gold 18 (graded; answer from the file's pred)`. */
+export function outcomeLine(outcome: Outcome, gold: string | null): string {
+  const notes = [outcome.source === 'none' ? null : outcome.source, outcome.answerFrom ? answerSourceText(outcome.answerFrom) : null].filter((n) => n !== null);
+  const how = notes.length ? ` (${notes.join('; ')})` : '';
+  return `${outcomeSymbol(outcome.kind)} ${outcome.kind} · extracted ${clip(outcome.extracted, 60)} vs gold ${clip(gold, 60)}${how}`;
+}

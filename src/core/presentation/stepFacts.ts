@@ -1,0 +1,38 @@
+/**
+ * Facts about a rollout's step scores that every surface shows: which steps are low, the weakest
+ * step, the mean and minimum. Derived once, where the analysis runs, and carried in the summaries.
+ */
+
+/** No low steps: one shared, frozen array (most rollouts have none). */
+export const NO_LOW_STEPS: readonly number[] = Object.freeze([]);
+
+/** Whether a step score is below the low-score threshold (an unscored step never is). */
+export function isLowScore(score: number | null | undefined, threshold: number): boolean {
+  return typeof score === 'number' && Number.isFinite(score) && score < threshold;
+}
+
+/** 0-based indices of the steps scoring below the threshold, in order. */
+export function lowStepsOf(scores: readonly (number | null)[] | null, threshold: number): number[] {
+  if (!scores) return NO_LOW_STEPS as number[];
+  let low: number[] | null = null;
+  scores.forEach((score, i) => {
+    if (isLowScore(score, threshold)) (low ??= []).push(i);
+  });
+  return low ?? (NO_LOW_STEPS as number[]);
+}
+
+/** The weakest scored step: its 0-based index and score (the first of equals), or null. */
+export function weakestStepOf(scores: readonly (number | null)[] | null): { step: number; score: number } | null {
+  let weakest: { step: number; score: number } | null = null;
+  scores?.forEach((score, step) => {
+    if (score !== null && Number.isFinite(score) && (weakest === null || score < weakest.score)) weakest = { step, score };
+  });
+  return weakest;
+}
+
+/** Mean and minimum of the scored steps; nulls when there are none. */
+export function scoreSummary(scores: readonly (number | null)[] | null): { mean: number | null; min: number | null } {
+  const numbers = (scores ?? []).filter((s): s is number => s !== null && Number.isFinite(s));
+  if (numbers.length === 0) return { mean: null, min: null };
+  return { mean: numbers.reduce((a, b) => a + b, 0) / numbers.length, min: Math.min(...numbers) };
+}

@@ -1,0 +1,70 @@
+/**
+ * The model scorer the analysis worker should open (or keep open): an ONNX model folder, a PRM
+ * served by vLLM (`/pooling`) or a chat model used as a critic, each with where its scores are
+ * cached. The host decides it from trusted settings only; the API key travels in memory, never in
+ * a file, and never appears in the key that identifies a configuration.
+ */
+
+/** Fields shared by the served scorers (`http`, `critic`). */
+interface ServedConfig {
+  /** One or more base URLs serving the same model; requests are spread over them. */
+  urls: string[];
+  /** Score cache folder; null → no cache. */
+  cacheDir: string | null;
+  /** The served model name; absent → the first model `/v1/models` lists. */
+  modelName?: string;
+  /** Requests in flight per endpoint. */
+  concurrency?: number;
+  /** Bearer token (from the environment or the editor's secret storage). */
+  apiKey?: string;
+}
+
+export type ModelConfig =
+  | {
+      kind: 'onnx';
+      modelDir: string;
+      /** The bundled worker; absent → beside the running bundle. */
+      workerPath?: string;
+      /** Score cache folder; null → no cache. */
+      cacheDir: string | null;
+      providers?: string[];
+      intraOpThreads?: number;
+    }
+  | (ServedConfig & { kind: 'http' })
+  | (ServedConfig & { kind: 'critic'; /** `max_tokens` of each answer. */ maxTokens?: number });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Checks a model configuration (null allowed: no model). */
+export function isModelConfig(value: unknown): value is ModelConfig | null {
+  if (value === null) return true;
+  if (!isRecord(value) || (value['cacheDir'] !== null && typeof value['cacheDir'] !== 'string')) return false;
+  const optional = (key: string, type: 'string' | 'number'): boolean => value[key] === undefined || typeof value[key] === type;
+  const isStrings = (key: string): boolean => Array.isArray(value[key]) && (value[key] as unknown[]).every((p) => typeof p === 'string');
+  if (value['kind'] === 'onnx') {
+    const hasProviders = value['providers'] === undefined || isStrings('providers');
+    return typeof value['modelDir'] === 'string' && optional('workerPath', 'string') && optional('intraOpThreads', 'number') && hasProviders;
+  }
+  const served = isStrings('urls') && (value['urls'] as unknown[]).length > 0 && optional('modelName', 'string')
+    && optional('concurrency', 'number') && optional('apiKey', 'string');
+  if (value['kind'] === 'critic') return served && optional('maxTokens', 'number');
+  return value['kind'] === 'http' && served;
+}
+
+/** A short non-cryptographic digest: enough to notice that a key changed, useless for recovering it. */
+function digest(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16);
+}
+
+/** Identifies a model configuration: equal keys mean the same model may be kept open. */
+export function modelConfigKey(config: ModelConfig | null): string {
+  if (!config) return '';
+  if (config.kind === 'onnx') return JSON.stringify(['onnx', config.modelDir, config.cacheDir, config.providers ?? null, config.intraOpThreads ?? null]);
+  const key = config.apiKey ? digest(config.apiKey) : null;
+  const common = [config.kind, config.urls, config.cacheDir, config.modelName ?? null, config.concurrency ?? null, key];
+  return JSON.stringify(config.kind === 'critic' ? [...common, config.maxTokens ?? null] : common);
+}

@@ -1,0 +1,181 @@
+/**
+ * Writing the files a user asked for, without ever destroying one they gave as input: an output
+ * that is an input (or another output) under any name — a symlink, a hard link, `./a` vs `a` — is
+ * refused before anything is opened; outputs are written to a temporary sibling and renamed over
+ * the target only when complete, so a failure leaves the old file as it was. One writer for the
+ * CLI (`filter -o`, `--decisions`, `score -o`) and the editor's exports.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** A file named on a command line or in a dialog, with the words that name it to the user. */
+export interface NamedPath {
+  /** E.g. `the input`, `-o`, `--decisions`. */
+  label: string;
+  path: string;
+}
+
+/** An output that would overwrite an input or another output. */
+export class OutputAliasError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputAliasError';
+  }
+}
+
+/** How many symlinks are followed before a chain is called a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * The file that writing `path` would replace: symlinks followed, even dangling ones, and the
+ * folder's real path for a file that does not exist yet.
+ */
+export async function writeTarget(path: string): Promise<string> {
+  let current = resolve(path);
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    const info = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (!info) return join(await realpath(dirname(current)), basename(current));
+    if (!info.isSymbolicLink()) return realpath(current);
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw Object.assign(new Error(`too many symbolic links from ${path}`), { code: 'ELOOP', path });
+}
+
+interface Identity {
+  target: string;
+  /** `dev:ino` of the file when it exists (hard links share it). */
+  inode: string | null;
+}
+
+async function identify(path: string): Promise<Identity> {
+  const target = await writeTarget(path);
+  const info = await stat(target).catch(() => null);
+  return { target, inode: info ? `${info.dev}:${info.ino}` : null };
+}
+
+function isSame(a: Identity, b: Identity): boolean {
+  return a.target === b.target || (a.inode !== null && a.inode === b.inode);
+}
+
+/**
+ * Refuses (with an `OutputAliasError` naming both) any output that is one of the inputs or
+ * another output: same real path, or same device and inode.
+ */
+export async function checkOutputs(inputs: readonly NamedPath[], outputs: readonly NamedPath[]): Promise<void> {
+  const ins = await Promise.all(inputs.map(async (p) => ({ ...p, id: await identify(p.path) })));
+  const outs = await Promise.all(outputs.map(async (p) => ({ ...p, id: await identify(p.path) })));
+  for (const [i, out] of outs.entries()) {
+    const input = ins.find((candidate) => isSame(candidate.id, out.id));
+    if (input) {
+      throw new OutputAliasError(`${out.label} ${out.path} is the same file as ${input.label} ${input.path}${via(out, input)}: the input is never overwritten; choose another output file`);
+    }
+    const other = outs.slice(0, i).find((candidate) => isSame(candidate.id, out.id));
+    if (other) throw new OutputAliasError(`${out.label} ${out.path} is the same file as ${other.label} ${other.path}${via(out, other)}: each output needs its own file`);
+  }
+}
+
+function via(a: { path: string; id: Identity }, b: { path: string; id: Identity }): string {
+  if (resolve(a.path) === resolve(b.path)) return '';
+  return a.id.target === b.id.target ? ` (through a symbolic link to ${a.id.target})` : ' (a hard link to it)';
+}
+
+/** A file being written next to its target, renamed over it only on `commit()`. */
+export interface AtomicWriter {
+  write(data: string | Uint8Array): Promise<void>;
+  /** Flush, sync and rename over the target. */
+  commit(): Promise<void>;
+  /** Remove the temporary file; the target is untouched. Safe after `commit()`. */
+  abort(): Promise<void>;
+}
+
+/** Characters or bytes collected before a write. */
+const BUFFER_SIZE = 1 << 20;
+
+/**
+ * Start writing `path` atomically: a temporary file in the target's folder, renamed over it on
+ * commit (through a symlink, the file it points to is replaced and the link kept). A target that
+ * is not a regular file (`/dev/stdout`, a pipe) cannot be replaced and is written directly.
+ */
+export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
+  const target = await writeTarget(path);
+  const existing = await stat(target).catch(() => null);
+  if (existing && !existing.isFile()) return directWriter(await open(target, 'w'));
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx');
+  const buffer = new WriteBuffer(handle);
+  let isDone = false;
+  return {
+    write: (data) => buffer.write(data),
+    async commit() {
+      await buffer.flush();
+      await handle.sync();
+      await handle.close();
+      isDone = true;
+      // Keep the permissions of a file being replaced.
+      if (existing) await chmod(temp, existing.mode & 0o7777);
+      await rename(temp, target);
+    },
+    async abort() {
+      if (!isDone) await handle.close().catch(() => undefined);
+      isDone = true;
+      await unlink(temp).catch(() => undefined);
+    },
+  };
+}
+
+function directWriter(handle: FileHandle): AtomicWriter {
+  const buffer = new WriteBuffer(handle);
+  let isClosed = false;
+  const close = async (): Promise<void> => {
+    if (isClosed) return;
+    isClosed = true;
+    await handle.close();
+  };
+  return {
+    write: (data) => buffer.write(data),
+    commit: async () => {
+      await buffer.flush();
+      await close();
+    },
+    abort: () => close().catch(() => undefined),
+  };
+}
+
+/** Collects small writes (text or bytes) into writes of about 1 MB. */
+class WriteBuffer {
+  private pieces: (string | Uint8Array)[] = [];
+  private size = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  async write(data: string | Uint8Array): Promise<void> {
+    this.pieces.push(data);
+    this.size += data.length;
+    if (this.size >= BUFFER_SIZE) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pieces.length === 0) return;
+    const pieces = this.pieces;
+    this.pieces = [];
+    this.size = 0;
+    const isText = pieces.every((p) => typeof p === 'string');
+    await this.handle.writeFile(isText ? pieces.join('') : Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))));
+  }
+}
+
+/** Write `data` to `path` atomically. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const writer = await openAtomicWriter(path);
+  try {
+    await writer.write(data);
+    await writer.commit();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
