@@ -2,7 +2,7 @@
  * PROF Lens in the editor: builds the pieces, wires them, registers their disposables.
  */
 import * as vscode from 'vscode';
-import { AnalysisClient } from './vscode/analysisClient';
+import { AnalysisClient } from './scoring/analysisClient';
 import { ApiKeyStore, registerApiKeyCommands } from './vscode/apiKey';
 import { AnalysisStore } from './vscode/analysisStore';
 import { RolloutCodeLensProvider } from './vscode/codeLens';

@@ -41,11 +41,20 @@ function findInlineDollarClose(text: string, from: number): number {
   return -1;
 }
 
-function findClose(text: string, delimiter: (typeof DELIMITERS)[number], from: number): number {
+/**
+ * Closing delimiters already searched for in vain, with where that search started: a later opener
+ * finds none either. Without it a text of unclosed `\[` searched to its end once per opener.
+ */
+type Misses = Map<string, number>;
+
+function findClose(text: string, delimiter: (typeof DELIMITERS)[number], from: number, misses: Misses): number {
   if (delimiter.open === '$') return findInlineDollarClose(text, from);
+  const missedFrom = misses.get(delimiter.close);
+  if (missedFrom !== undefined && missedFrom <= from) return -1;
   for (let i = text.indexOf(delimiter.close, from); i !== -1; i = text.indexOf(delimiter.close, i + 1)) {
     if (delimiter.close !== '$$' || !isEscaped(text, i)) return i;
   }
+  misses.set(delimiter.close, from);
   return -1;
 }
 
@@ -59,12 +68,13 @@ function pushText(parts: TextPart[], text: string): void {
 /** The parts of a text, in order; concatenating their `text`/`source` gives the input back. */
 export function splitMath(text: string): TextPart[] {
   const parts: TextPart[] = [];
+  const misses: Misses = new Map();
   let formulas = 0;
   let plainFrom = 0;
   let i = 0;
   while (i < text.length) {
     const delimiter = DELIMITERS.find((d) => text.startsWith(d.open, i) && !isEscaped(text, i));
-    const close = delimiter ? findClose(text, delimiter, i + delimiter.open.length) : -1;
+    const close = delimiter ? findClose(text, delimiter, i + delimiter.open.length, misses) : -1;
     if (!delimiter || close === -1) {
       i += delimiter ? delimiter.open.length : 1;
       continue;

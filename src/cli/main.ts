@@ -7,6 +7,7 @@ import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { trendCommand } from './commands/trend';
 import { HELP } from './help';
+import { releaseSharedCas } from '../scoring/cas/casClient';
 import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 
 const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand };
@@ -32,6 +33,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     io.stderr(`prof-lens ${name}: ${errorMessage(error)}\n`);
     return EXIT_USAGE;
+  } finally {
+    // The CAS worker ends with the command, so the process can exit.
+    await releaseSharedCas();
   }
 }
 

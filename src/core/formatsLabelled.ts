@@ -184,8 +184,31 @@ function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
   });
 }
 
-/** GSM8K reference solutions end with `A: 18` or `#### 18`: the gold is that final answer. */
-function finalLineAnswer(text: string): string {
-  const m = /(?:^|\n)\s*(?:A:|####)\s*([^\n]+)\s*$/.exec(text);
-  return m ? m[1]!.trim() : text.trim();
+/**
+ * GSM8K reference solutions end with `A: 18` or `#### 18`: the gold is that final answer (the
+ * text after the marker, on the marker's line or, when that is empty, the next one). Found by
+ * hand rather than by one regex: `\s*([^\n]+)\s*$` backtracked cubically over a line of spaces.
+ */
+export function finalLineAnswer(text: string): string {
+  const body = text.trimEnd();
+  const lineStart = body.lastIndexOf('\n') + 1;
+  const answer = markedAnswer(body.slice(lineStart));
+  if (answer !== null && answer !== '') return answer;
+  // `A:` alone on its line (blank lines may follow), the value on the last line.
+  let end = lineStart - 1;
+  while (end > 0) {
+    const start = body.lastIndexOf('\n', end - 1) + 1;
+    const line = body.slice(start, end);
+    if (line.trim() !== '') return markedAnswer(line) === '' ? body.slice(lineStart).trim() : text.trim();
+    end = start - 1;
+  }
+  return text.trim();
+}
+
+/** The text after a leading `A:` or `####` marker (trimmed), or null when the line has none. */
+function markedAnswer(line: string): string | null {
+  const rest = line.trimStart();
+  if (rest.startsWith('A:')) return rest.slice(2).trim();
+  if (rest.startsWith('####')) return rest.slice(4).trim();
+  return null;
 }

@@ -119,8 +119,19 @@ export type StepScoring =
       notes?: (string | null)[];
       /** Which scorer produced these scores, e.g. `file`, `checker`, `onnx:qwen-prm@cpu`. */
       scorer: string;
+      /** Claims the CAS did not decide (screened out, over its budget): said to the user, never scored. */
+      notDecided?: NotDecided[];
     }
   | { kind: 'unscored'; reason: string; scorer: string };
+
+/** A claim in a step that the computer algebra system did not decide, and why. */
+export interface NotDecided {
+  /** 0-based step index. */
+  step: number;
+  /** The claim as written (shortened). */
+  text: string;
+  reason: string;
+}
 
 export type ReasonCode =
   | 'kept'

@@ -2,6 +2,7 @@
  * PROF and analysis settings: their defaults (DESIGN §3) and validation of values that come from
  * a command line or the editor's settings, with messages that say what was expected.
  */
+import { compileSplitPattern } from './steps';
 
 export type Variant = 'both' | 'pos';
 export type PenaltyRule = 'card' | 'reference';
@@ -99,12 +100,9 @@ export function validateSettings(s: ProfSettings): string[] {
 function checkSplitRule(rule: string): string | null {
   if (['double-newline', 'newline', 'step-markers', 'ki'].includes(rule)) return null;
   if (rule.startsWith('regex:')) {
-    try {
-      new RegExp(rule.slice(6));
-      return null;
-    } catch (error) {
-      return `split regex ${quoteValue(rule.slice(6))} is not a valid regular expression: ${(error as Error).message}`;
-    }
+    const compiled = compileSplitPattern(rule.slice(6));
+    if (!(compiled instanceof Error)) return null;
+    return `the split pattern ${quoteValue(rule.slice(6))} cannot be used: ${compiled.message} (patterns run on RE2, a linear-time engine without backreferences or lookaround)`;
   }
   return `split must be double-newline, newline, step-markers, ki or regex:<pattern>, got ${quoteValue(rule)}`;
 }

@@ -2,6 +2,7 @@
  * Splitting a response into reasoning steps (DESIGN §4), each with its [start, end) offsets in the
  * decoded response so it can be tinted in place.
  */
+import { RE2JS } from 're2js';
 import type { Step } from './model';
 import type { SplitRule } from './settings';
 
@@ -21,18 +22,54 @@ export function splitSteps(response: string, rule: SplitRule, explicit?: readonl
     case 'double-newline':
       return splitOn(response, /\n\n/g);
     default:
-      return rule.startsWith('regex:') ? splitOn(response, new RegExp(rule.slice(6), 'g')) : splitOn(response, /\n\n/g);
+      return rule.startsWith('regex:') ? splitOnSeparators(response, userSeparators(response, rule.slice(6))) : splitOn(response, /\n\n/g);
   }
+}
+
+/**
+ * A user's split pattern is untrusted text run over untrusted text: it runs on RE2 (re2js), whose
+ * matching time is linear in the response whatever the pattern (`(a+)+$` included). Patterns RE2
+ * cannot express (backreferences, lookaround) are refused when the settings are read.
+ */
+const compiledPatterns = new Map<string, RE2JS>();
+
+/** The RE2 form of a user pattern, or why it cannot be one. */
+export function compileSplitPattern(pattern: string): RE2JS | Error {
+  const known = compiledPatterns.get(pattern);
+  if (known) return known;
+  try {
+    const compiled = RE2JS.compile(pattern);
+    if (compiledPatterns.size >= 32) compiledPatterns.clear();
+    compiledPatterns.set(pattern, compiled);
+    return compiled;
+  } catch (error) {
+    const reason = (error as { error?: unknown }).error;
+    return new Error(typeof reason === 'string' ? reason : 'not a regular expression');
+  }
+}
+
+/** The [start, end) of each match of a user pattern (none when the pattern does not compile). */
+function userSeparators(text: string, pattern: string): [number, number][] {
+  const compiled = compileSplitPattern(pattern);
+  if (compiled instanceof Error) return [];
+  const matcher = compiled.matcher(text);
+  const found: [number, number][] = [];
+  while (matcher.find()) found.push([matcher.start(), matcher.end()]);
+  return found;
 }
 
 /** Split at separator matches, trim pieces, drop empty ones; nothing left → the whole trimmed text. */
 function splitOn(text: string, separator: RegExp): Step[] {
+  return splitOnSeparators(text, [...text.matchAll(separator)].map((m) => [m.index, m.index + m[0].length]));
+}
+
+function splitOnSeparators(text: string, separators: readonly [number, number][]): Step[] {
   const steps: Step[] = [];
   let from = 0;
-  for (const match of text.matchAll(separator)) {
-    if (match[0].length === 0) continue;
-    pushTrimmed(text, from, match.index, steps);
-    from = match.index + match[0].length;
+  for (const [start, end] of separators) {
+    if (end === start) continue;
+    pushTrimmed(text, from, start, steps);
+    from = end;
   }
   pushTrimmed(text, from, text.length, steps);
   if (steps.length === 0) {
@@ -42,9 +79,16 @@ function splitOn(text: string, separator: RegExp): Step[] {
   return steps;
 }
 
+/**
+ * A line that starts with a step marker. Only spaces and tabs may precede it on its line: `\s*` there
+ * also crossed line breaks, so every newline of a long run of them rescanned the rest of the run
+ * (quadratic). Blank lines before a marker end up trimmed off the previous step either way.
+ */
+const STEP_MARKER = /(^|\n)[ \t]*(\*\*)?Step[ \t]+\d+[ \t]*[:.)]/gi;
+
 /** "Step 1: …", "Step 2: …": each marker starts a step; text before the first marker is its own step. */
 function splitBeforeMarkers(text: string): Step[] {
-  const starts = [...text.matchAll(/(^|\n)\s*(\*\*)?Step\s+\d+\s*[:.)]/gi)].map((m) => m.index + m[1]!.length);
+  const starts = [...text.matchAll(STEP_MARKER)].map((m) => m.index + m[1]!.length);
   if (starts.length === 0) return splitOn(text, /\n\n/g);
   const steps: Step[] = [];
   const bounds = [0, ...starts.filter((s) => s > 0), text.length];

@@ -3,7 +3,8 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Decision, Diagnostic, Rollout, SourceRecord, StepScoring } from '../core/model';
+import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring } from '../core/model';
+import type { CasService } from '../core/casService';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
 import { prepareRecord, type PreparedRollout } from '../core/prepare';
@@ -15,7 +16,7 @@ import { readText } from '../core/reader';
 import type { Scorer, ScorerInfo } from './scorer';
 import type { ScorerChoice } from '../core/scorerChoice';
 import { createScorerChain } from './chain';
-import { OutcomeResolver } from './outcomes';
+import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
@@ -33,6 +34,8 @@ export interface AnalyseOptions {
   rawOffsets?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Where the algebra runs, for grading and the checker (default: the process's CAS worker). */
+  cas?: CasService;
 }
 
 /** Analyse a whole text (an open document). */
@@ -47,8 +50,36 @@ export async function analyseText(text: string, options: AnalyseOptions): Promis
     // A model scores a batch slowly: progress within it keeps the status bar moving.
     await analyzer.addRecords(read.records.slice(i, i + size), (done, of) => options.onProgress?.(i + Math.floor((size * done) / Math.max(1, of)), total));
     options.onProgress?.(i + size, total);
+    // A turn of the event loop between batches, so a worker reads its cancel message in time.
+    await new Promise((resolve) => setImmediate(resolve));
+    options.signal?.throwIfAborted();
   }
   return analyzer.finish();
+}
+
+/** Where in a grouped line a rollout sits, for messages: nothing for a flat line. */
+function whichResponse(r: Rollout): string {
+  return r.format === 'grouped' ? `response ${r.index + 1}: ` : '';
+}
+
+/** The diagnostic for an answer the CAS did not decide: the outcome stays unknown, and the user sees why. */
+function notGraded(u: UngradedAnswer): Diagnostic {
+  return {
+    line: u.rollout.line,
+    severity: 'warning',
+    code: 'answer-not-graded',
+    message: `${whichResponse(u.rollout)}the answer "${u.answer}" was not graded: ${u.reason}`,
+  };
+}
+
+/** The diagnostic for a step claim the CAS did not decide: the step is scored as if it held no claim. */
+function notChecked(r: Rollout, n: NotDecided): Diagnostic {
+  return {
+    line: r.line,
+    severity: 'warning',
+    code: 'claim-not-checked',
+    message: `${whichResponse(r)}step ${n.step + 1}: "${n.text}" was not checked: ${n.reason}`,
+  };
 }
 
 /** Shared placeholders until finish() decides: no allocation per rollout for them. */
@@ -60,7 +91,7 @@ export class Analyzer {
   private readonly rollouts: AnalysedRollout[] = [];
   private readonly diagnostics: Diagnostic[] = [];
   private readonly chain: ReturnType<typeof createScorerChain>;
-  private readonly outcomes = new OutcomeResolver();
+  private readonly outcomes: OutcomeResolver;
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
   private readonly extractAnswers: boolean;
@@ -73,7 +104,8 @@ export class Analyzer {
     this.settings = resolveSettings(options.settings);
     const problems = validateSettings(this.settings);
     if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
-    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer);
+    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, options.cas);
+    this.outcomes = new OutcomeResolver(options.cas);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
@@ -100,11 +132,17 @@ export class Analyzer {
       if (result.rollouts.length === 0 && result.diagnostics.some((d) => d.severity === 'error')) this.unreadable++;
       prepared.push(...result.rollouts);
     }
-    const [outcomes, scorings] = await Promise.all([
-      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.extractAnswers }),
-      this.chain.score(prepared, { signal: this.options.signal, ...(onScored ? { onProgress: onScored } : {}) }),
+    const signal = this.options.signal;
+    const [{ outcomes, ungraded }, scorings] = await Promise.all([
+      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
+      this.chain.score(prepared, { signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
-    prepared.forEach((p, i) => this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scorings[i]!)));
+    for (const u of ungraded) this.diagnostics.push(notGraded(u));
+    prepared.forEach((p, i) => {
+      const scoring = scorings[i]!;
+      if (scoring.kind === 'scored') for (const n of scoring.notDecided ?? []) this.diagnostics.push(notChecked(p.rollout, n));
+      this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scoring));
+    });
   }
 
   private toAnalysed(p: PreparedRollout, outcome: AnalysedRollout['outcome'], scoring: StepScoring): AnalysedRollout {

@@ -3,6 +3,7 @@
  * It keeps the last analysis of each document so the Rollout View can ask for full texts later
  * without the host ever holding every response in memory.
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import {
@@ -14,6 +15,7 @@ import {
   type WorkerToHost,
 } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
+import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
@@ -32,6 +34,18 @@ const running = new Map<number, AbortController>();
 const outboxes = new Map<number, WorkerToHost[]>();
 /** Analyses waiting for the user's answer about sending rollouts to a critic. */
 const consents = new Map<number, (isGranted: boolean) => void>();
+
+/**
+ * Test hook, never set by users: the path of a marker file. While it does not exist, the worker
+ * creates it and dies in the middle of its next analysis (the restart tests need a crash on cue).
+ */
+const CRASH_ONCE_MARKER = process.env['PROF_LENS_TEST_CRASH_ANALYSIS_ONCE'];
+
+function crashOnceForTests(): void {
+  if (!CRASH_ONCE_MARKER || existsSync(CRASH_ONCE_MARKER)) return;
+  writeFileSync(CRASH_ONCE_MARKER, 'the analysis worker crashed here on purpose\n');
+  process.exit(70);
+}
 
 function post(message: WorkerToHost): void {
   port?.postMessage(message);
@@ -68,6 +82,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
       onProgress: (done, total, activity, endpoints) => {
+        crashOnceForTests();
         const now = performance.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
         lastProgress = now;
@@ -181,7 +196,7 @@ port?.on('message', (message: unknown) => {
       break;
     case 'shutdown':
       // The model's own worker thread is terminated before this one ends.
-      void models.release().finally(() => process.exit(0));
+      void Promise.allSettled([models.release(), releaseSharedCas()]).finally(() => process.exit(0));
       break;
   }
 });

@@ -9,6 +9,7 @@ import type { PreparedRollout } from '../core/prepare';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';
+import type { CasService } from '../core/casService';
 
 
 export interface ScorerChain {
@@ -21,12 +22,14 @@ export interface ScorerChain {
 /**
  * Build the chain for a user's choice. `auto`: file scores where present, else `model` when given,
  * else the checker. A model kind (`onnx`, `http`) forces `model`; without one it scores with the
- * checker (the caller says why).
+ * checker (the caller says why). `cas` is where the checker's algebra runs (default: the process's
+ * CAS worker).
  */
-export function createScorerChain(requested: ScorerChoice, model?: Scorer): ScorerChain {
+export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?: CasService): ScorerChain {
   const choice = isModelChoice(requested) && !model ? 'checker' : requested;
   let checker: Scorer | null = null;
-  const fallback = (): Scorer => model ?? (checker ??= createCheckerScorer());
+  const newChecker = (): Scorer => createCheckerScorer(cas ? { cas } : {});
+  const fallback = (): Scorer => model ?? (checker ??= newChecker());
   const info: ScorerInfo =
     choice === 'file' ? { kind: 'file', label: 'file' } : choice === 'checker' ? { kind: 'checker', label: 'checker' } : { ...(model?.info ?? { kind: 'checker', label: 'checker' }) };
   if (choice === 'auto') info.label = `file, else ${info.label}`;
@@ -41,7 +44,7 @@ export function createScorerChain(requested: ScorerChoice, model?: Scorer): Scor
         else rest.push(i);
       });
       if (rest.length) {
-        const scorer = choice === 'checker' ? (checker ??= createCheckerScorer()) : fallback();
+        const scorer = choice === 'checker' ? (checker ??= newChecker()) : fallback();
         const scored = await scorer.score(rest.map((i) => toItem(rollouts[i]!)), options);
         rest.forEach((i, k) => (results[i] = scored[k]!));
       }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../core/rolloutDetection';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
-import { CancelledError, type AnalysisClient } from './analysisClient';
+import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
 import { RolloutIndex } from './rolloutIndex';
 import type { ScorerNotice } from './scorerChoice';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
@@ -107,6 +107,8 @@ export class AnalysisStore implements vscode.Disposable {
   /** An analysis started, advanced, finished or failed. */
   readonly onDidProgress = this.progress.event;
 
+  private readonly restartSubscription: { dispose(): void };
+
   /**
    * Without a planner no model is used (the choice still applies, with the checker for `onnx`,
    * `http`, `critic`); without a guard nothing is ever sent to a critic.
@@ -115,7 +117,10 @@ export class AnalysisStore implements vscode.Disposable {
     private readonly client: AnalysisClient,
     private readonly planner?: ScorerPlanner,
     private readonly guard?: SendGuard,
-  ) {}
+  ) {
+    // A new worker holds no analyses: redo those the Rollout View and panels may still ask about.
+    this.restartSubscription = client.onDidRestart(() => this.reanalyseIdle());
+  }
 
   /** The latest analysis of a document, if any. */
   get(uri: vscode.Uri): DocumentAnalysis | undefined {
@@ -184,6 +189,7 @@ export class AnalysisStore implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.restartSubscription.dispose();
     for (const entry of this.entries.values()) {
       clearTimeout(entry.timer);
       entry.cancel?.();
@@ -191,6 +197,16 @@ export class AnalysisStore implements vscode.Disposable {
     this.entries.clear();
     this.updates.dispose();
     this.progress.dispose();
+  }
+
+  /** Analyses again every document whose analysis is not running (running ones are retried by the client). */
+  private reanalyseIdle(): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.cancel || !entry.analysis) continue;
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (document) this.analyseDocument(document);
+      else if (entry.analysis.version === -1) this.analyseFile(entry.analysis.uri);
+    }
   }
 
   private entry(uri: vscode.Uri): Entry {
@@ -210,8 +226,7 @@ export class AnalysisStore implements vscode.Disposable {
     entry.cancel?.();
     const settings: ExtensionSettings = readSettings(uri);
     const plan = this.currentPlan(uri);
-    const index = new RolloutIndex();
-    const next: DocumentAnalysis = { uri, index, summary: null, version: request.version, scorerNotice: plan.notice };
+    const next: DocumentAnalysis = { uri, index: new RolloutIndex(), summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
@@ -234,8 +249,13 @@ export class AnalysisStore implements vscode.Disposable {
           this.progress.fire({ uri, state: 'running', done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) }),
         ...(guard ? { onConsent: (sendPlan) => guard.confirm(sendPlan) } : {}),
         onChunk: (rollouts: readonly RolloutSummary[]) => {
-          index.add(rollouts);
+          next.index.add(rollouts);
           if (isProgressive) this.updates.fire({ uri, isFinal: false });
+        },
+        onRestart: () => {
+          next.index = new RolloutIndex();
+          if (isProgressive) this.updates.fire({ uri, isFinal: false });
+          this.progress.fire({ uri, state: 'running', done: 0, total: 0, activity: 'restarting after the analysis worker stopped' });
         },
       },
     );
@@ -243,7 +263,11 @@ export class AnalysisStore implements vscode.Disposable {
     this.progress.fire({ uri, state: 'running', done: 0, total: 0 });
     job.result.then(
       (result) => this.finish(entry, next, result.summary),
-      (error: unknown) => this.fail(uri, error),
+      (error: unknown) => {
+        // A failed analysis no longer runs: a worker restart may redo it.
+        if (entry.cancel === job.cancel) entry.cancel = undefined;
+        this.fail(uri, error);
+      },
     );
   }
 

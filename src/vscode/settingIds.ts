@@ -30,8 +30,8 @@ export const settingIds = {
   fields: 'profLens.fields.mapping',
 } as const;
 
-/** Settings that may name files or servers: ignored from an untrusted workspace's settings. */
-export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl];
+/** Settings that may name files or servers, or run code on file text: ignored from an untrusted workspace's settings. */
+export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split];
 
 /** The default end-of-line summary; `{placeholders}` are filled per rollout. */
 export const DEFAULT_SUMMARY_TEMPLATE = '{outcome} {extracted} vs {gold} · weakest {weakest} · {decision}';

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
+import { trustedValue } from './scorerChoice';
 import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
 import { showWarning } from './notify';
 
@@ -28,7 +29,19 @@ function key(id: string): string {
   return id.slice('profLens.'.length);
 }
 
-function readProf(config: vscode.WorkspaceConfiguration): Partial<ProfSettings> {
+/**
+ * The split rule: a restricted setting (a workspace's own pattern is code run on its files), so in
+ * an untrusted workspace only the user's value counts; a workspace value then set is reported.
+ */
+function readSplit(config: vscode.WorkspaceConfiguration, problems: string[]): string | undefined {
+  const inspected = config.inspect<unknown>(key(settingIds.split));
+  const levels = { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
+  const trusted = trustedValue(levels, vscode.workspace.isTrusted);
+  if (trusted.isWorkspaceValueIgnored) problems.push(`this workspace's ${settingIds.split} is ignored until the workspace is trusted`);
+  return trusted.value ?? undefined;
+}
+
+function readProf(config: vscode.WorkspaceConfiguration, problems: string[]): Partial<ProfSettings> {
   const get = <T>(id: string): T | undefined => config.get<T>(key(id));
   const rules = get<string[]>(settingIds.falsePositiveRules);
   const fields = get<Record<string, string>>(settingIds.fields) ?? {};
@@ -42,7 +55,7 @@ function readProf(config: vscode.WorkspaceConfiguration): Partial<ProfSettings> 
     maxSteps: get<number>(settingIds.maxSteps),
     aggregate: get<ProfSettings['aggregate']>(settingIds.aggregate),
     threshold: get<number>(settingIds.threshold),
-    split: get<string>(settingIds.split),
+    split: readSplit(config, problems),
     falsePositiveRules: rules?.filter((r): r is FalsePositiveRule => FALSE_POSITIVE_RULES.includes(r as FalsePositiveRule)),
     fields: Object.fromEntries(
       Object.entries(fields).filter(([role, path]) => (FIELD_ROLES as readonly string[]).includes(role) && typeof path === 'string'),
@@ -71,7 +84,7 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
 export function readSettings(scope?: vscode.ConfigurationScope): ExtensionSettings {
   const config = vscode.workspace.getConfiguration('profLens', scope);
   const problems: string[] = [];
-  const prof = validProf(readProf(config), problems);
+  const prof = validProf(readProf(config, problems), problems);
   const scorer = config.get<string>(key(settingIds.scorer)) ?? 'auto';
   const template = config.get<string>(key(settingIds.summaryTemplate));
   return {

@@ -1,34 +1,51 @@
 /** `prof-lens grade <cases.jsonl>`: answer equivalence, one `{"equal": bool}` line per `{"pred","gold"}` line. */
 import { readFile } from 'node:fs/promises';
-import { loadAnswerGrader } from '../../core/answer/grade';
+import { createBoundedGrader, type BoundedVerdict, type GradePair } from '../../core/answer/boundedGrade';
 import { readText } from '../../core/reader';
 import { asText } from '../../core/fields';
+import { sharedCas } from '../../scoring/cas/casClient';
 import { UsageError } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+
+/** Lines graded per request to the CAS worker. */
+const BATCH = 512;
+
+type Case = { line: number; pair: GradePair } | { line: number; error: string };
 
 export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
   const file = argv.find((a) => !a.startsWith('-'));
   if (!file) throw new UsageError('grade needs a file of {"pred": …, "gold": …} lines: prof-lens grade <cases.jsonl>');
   const read = readText(await readFile(file, 'utf8'), file);
-  const grader = await loadAnswerGrader({ cache: true });
+  const grader = createBoundedGrader(sharedCas());
   let problems = read.diagnostics.length;
-  const byLine = new Map(read.records.map((r) => [r.line, r]));
-  const lastLine = Math.max(0, ...read.records.map((r) => r.line), ...read.diagnostics.map((d) => d.line));
   for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message}\n`);
-  for (let line = 1; line <= lastLine; line++) {
-    const record = byLine.get(line);
-    if (!record) continue;
+  const cases: Case[] = [...read.records].sort((a, b) => a.line - b.line).map((record) => {
     const v = record.value as Record<string, unknown>;
     const pred = asText(v.pred);
     const gold = asText(v.gold);
-    if (pred === null || gold === null) {
-      io.stderr(`${file}:${line}: expected string fields "pred" and "gold"\n`);
-      io.stdout(JSON.stringify({ equal: null, error: 'expected "pred" and "gold"' }) + '\n');
-      problems++;
-      continue;
+    return pred === null || gold === null ? { line: record.line, error: 'expected "pred" and "gold"' } : { line: record.line, pair: { pred, gold } };
+  });
+  for (let start = 0; start < cases.length; start += BATCH) {
+    const batch = cases.slice(start, start + BATCH);
+    const pairs = batch.flatMap((c) => ('pair' in c ? [c.pair] : []));
+    const verdicts = await grader.gradeMany(pairs);
+    let next = 0;
+    for (const c of batch) {
+      if ('error' in c) {
+        io.stderr(`${file}:${c.line}: expected string fields "pred" and "gold"\n`);
+        io.stdout(JSON.stringify({ equal: null, error: c.error }) + '\n');
+        problems++;
+        continue;
+      }
+      const verdict = verdicts[next++] as BoundedVerdict;
+      if (verdict.notDecided !== undefined) io.stderr(`${file}:${c.line}: not decided: ${verdict.notDecided}\n`);
+      io.stdout(JSON.stringify(lineFor(verdict)) + '\n');
     }
-    const verdict = grader.grade(pred, gold);
-    io.stdout(JSON.stringify(verdict.equal === null ? { equal: false, undecided: true } : { equal: verdict.equal }) + '\n');
   }
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
+}
+
+function lineFor(verdict: BoundedVerdict): Record<string, unknown> {
+  if (verdict.equal !== null) return { equal: verdict.equal };
+  return verdict.notDecided === undefined ? { equal: false, undecided: true } : { equal: false, undecided: true, reason: verdict.notDecided };
 }

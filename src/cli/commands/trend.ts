@@ -5,28 +5,19 @@
  * so a second look reads only new or changed files.
  */
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { trendCsv, trendJson } from '../../core/run/trendOutput';
 import { createScorerChain } from '../../scoring/chain';
 import { defaultCacheDir } from '../../scoring/cache/identity';
 import { RunPathError, summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
 import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
 import { SummaryPool } from '../../scoring/trend/summaryPool';
+import { bundledWorkerPath } from '../../scoring/cas/casClient';
 import { summariseRecords } from '../../scoring/trend/summariseRecords';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { fileBatches } from '../../scoring/trend/fileBatches';
 import { renderTrend } from '../trend/trendTable';
-
-/** The worker bundle beside the running one; from sources (tests), the repository's `dist/`. */
-export function trendWorkerPath(from = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    for (const candidate of [join(dir, 'trendWorker.js'), join(dir, 'dist', 'trendWorker.js')]) if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return join(from, 'trendWorker.js');
-  }
-}
 
 function jobsOf(args: ParsedArgs): number {
   const value = args.values.get('--jobs');
@@ -83,7 +74,7 @@ async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> 
       dispose: () => Promise.resolve(),
     };
   }
-  const workerPath = trendWorkerPath();
+  const workerPath = bundledWorkerPath('trendWorker.js');
   const pool = new SummaryPool(workerPath, jobsOf(args));
   const choice = scoring.scorer;
   return {

@@ -12,28 +12,69 @@ export interface BoxSpan {
   contentEnd: number;
 }
 
-const BOX_COMMAND = /\\+(?:boxed|fbox)(?![A-Za-z])/g;
+/**
+ * The box command. One backslash only: `\\+` here backtracked over every run of backslashes, which is
+ * quadratic in a line of them; extra backslashes before a match (`\\boxed`) are added by hand.
+ */
+const BOX_COMMAND = /\\(?:boxed|fbox)(?![A-Za-z])/g;
+
+/** The longest unbraced box argument looked at (`\boxed 5`): TeX takes one token. */
+const MAX_BARE_ARGUMENT = 200;
 
 /** Every box in `text`, in order; an unbalanced box runs to the end of the text. */
 export function findBoxes(text: string): BoxSpan[] {
-  const boxes: BoxSpan[] = [];
+  const found: { boxStart: number; at: number; isBraced: boolean }[] = [];
   for (const match of text.matchAll(BOX_COMMAND)) {
-    const boxStart = match.index;
-    let i = boxStart + match[0].length;
+    let boxStart = match.index;
+    while (boxStart > 0 && text[boxStart - 1] === '\\') boxStart--;
+    let i = match.index + match[0].length;
     while (i < text.length && text[i] === ' ') i++;
-    if (text[i] === '{') {
-      const close = matchingBrace(text, i);
-      const contentEnd = close < 0 ? text.length : close;
-      boxes.push({ boxStart, boxEnd: close < 0 ? text.length : close + 1, contentStart: i + 1, contentEnd });
-    } else if (i > boxStart + match[0].length) {
-      // `\boxed 5`: TeX takes the next token, which in practice runs to a space, `$` or the end.
-      const rest = /^[^\s$]+/.exec(text.slice(i));
-      if (rest === null) continue;
-      const contentEnd = i + rest[0].replace(/[.,;]+$/, '').length;
-      boxes.push({ boxStart, boxEnd: contentEnd, contentStart: i, contentEnd });
+    if (text[i] === '{') found.push({ boxStart, at: i, isBraced: true });
+    else if (i > match.index + match[0].length) found.push({ boxStart, at: i, isBraced: false });
+  }
+  // One pass closes every braced box: unclosed boxes must not cost one scan to the end each.
+  const closes = closingBraces(text, found.filter((f) => f.isBraced).map((f) => f.at));
+  const boxes: BoxSpan[] = [];
+  for (const { boxStart, at, isBraced } of found) {
+    if (isBraced) {
+      const close = closes.get(at) ?? -1;
+      boxes.push({ boxStart, boxEnd: close < 0 ? text.length : close + 1, contentStart: at + 1, contentEnd: close < 0 ? text.length : close });
+      continue;
     }
+    // `\boxed 5`: TeX takes the next token, which in practice runs to a space, `$` or the end.
+    const rest = /^[^\s$]+/.exec(text.slice(at, at + MAX_BARE_ARGUMENT));
+    if (rest === null) continue;
+    const contentEnd = at + rest[0].replace(/[.,;]+$/, '').length;
+    boxes.push({ boxStart, boxEnd: contentEnd, contentStart: at, contentEnd });
   }
   return boxes;
+}
+
+/**
+ * The `}` closing each `{` at `opens` (ascending), found in one scan that skips escaped characters
+ * as {@link matchingBrace} does; an open brace that is never closed is absent from the map.
+ */
+export function closingBraces(text: string, opens: readonly number[]): Map<number, number> {
+  const closes = new Map<number, number>();
+  if (opens.length === 0) return closes;
+  /** Boxes still open, with the depth that closes each. */
+  const pending: { at: number; depth: number }[] = [];
+  let next = 0;
+  let depth = 0;
+  for (let i = opens[0] ?? 0; i < text.length; i++) {
+    while (next < opens.length && (opens[next] ?? 0) < i) next++;
+    const ch = text[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') {
+      if (opens[next] === i) pending.push({ at: i, depth });
+      depth++;
+    } else if (ch === '}') {
+      depth--;
+      while (pending.length > 0 && pending[pending.length - 1]?.depth === depth) closes.set(pending.pop()?.at ?? -1, i);
+      if (pending.length === 0 && next >= opens.length) break;
+    }
+  }
+  return closes;
 }
 
 /** Index of the `}` closing the `{` at `open`, skipping escaped braces; -1 when unbalanced. */
@@ -71,14 +112,15 @@ export function isJoiningGap(gap: string): boolean {
 export function lastBoxGroup(text: string, boxes: readonly BoxSpan[]): BoxSpan[] {
   const last = boxes[boxes.length - 1];
   if (last === undefined) return [];
+  // Collected backwards and reversed once: `unshift` per box was quadratic in a line of boxes.
   const group = [last];
   for (let k = boxes.length - 2; k >= 0; k--) {
     const prev = boxes[k];
-    const next = group[0];
+    const next = group[group.length - 1];
     if (prev === undefined || next === undefined) break;
     if (prev.boxEnd > next.boxStart) break;
     if (!isJoiningGap(text.slice(prev.boxEnd, next.boxStart))) break;
-    group.unshift(prev);
+    group.push(prev);
   }
-  return group;
+  return group.reverse();
 }

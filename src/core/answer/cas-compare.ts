@@ -7,6 +7,7 @@
 import type { ComputeEngine, Expression } from '@cortex-js/compute-engine';
 import type { LeafComparer, RelationNode, Tri } from './compare';
 import { fastAtomsEqual } from './compare';
+import { casScreen } from '../casLimits';
 import { parseNumber, relativeClose, ROUNDING_MIN_DECIMALS, withinRounding } from './numeric';
 
 /** Relative tolerance for values the engine computes (floating point, not written decimals). */
@@ -29,6 +30,8 @@ export function casParser(ce: ComputeEngine, cache?: Map<string, Expression | nu
     if (hit !== undefined) return hit;
     let parsed: Expression | null = null;
     try {
+      // The screen again, for the sub-expressions the comparison builds (`(a)-(b)`).
+      if (casScreen(latex) !== null) throw new Error('screened');
       const e = ce.parse(latex);
       parsed = e.isValid ? e : null;
     } catch {

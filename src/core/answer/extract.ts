@@ -50,7 +50,8 @@ export function extractBoxed(response: string): ExtractedAnswer | null {
   const last = group[group.length - 1];
   if (first === undefined || last === undefined) return null;
   const parts = group.map((b) => response.slice(b.contentStart, b.contentEnd).trim());
-  const distinct = parts.filter((p, i) => p.length > 0 && parts.indexOf(p) === i);
+  // A Set, not indexOf: a response of thousands of distinct boxes made that quadratic.
+  const distinct = [...new Set(parts.filter((p) => p.length > 0))];
   if (distinct.length === 0) return null;
   if (group.length === 1) return trimmed(response, first.contentStart, first.contentEnd, 'boxed');
   return { text: distinct.join(', '), start: first.contentStart, end: last.contentEnd, method: 'boxed' };
@@ -70,8 +71,12 @@ function extractAnswerHeading(response: string): ExtractedAnswer | null {
 }
 
 const ANSWER_IS = /\b(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*:?|:)[ \t]*/gi;
-/** Where the answer after "the answer is" stops: a line end, a step tag, boilerplate, a new sentence. */
-const ANSWER_STOP = /\n|\\n|\s*ки|\s*I hope|<\||\.\s+(?=[A-Z])|\.\s*$/;
+/**
+ * Where the answer after "the answer is" stops: a line end, a step tag, boilerplate, a new sentence.
+ * No alternative starts with `\s*`: tried at every space of a long run of them, that made the search
+ * quadratic (the spaces before a stop are trimmed off the answer anyway).
+ */
+const ANSWER_STOP = /\n|\\n|ки|I hope|<\||\.\s+(?=[A-Z])|\.\s*$/;
 
 /** "The answer is: X", "The final answer is X. I hope it is correct.", "Final answer: X". */
 function extractAnswerIs(response: string): ExtractedAnswer | null {

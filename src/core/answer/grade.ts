@@ -5,11 +5,12 @@
  */
 import type { ComputeEngine, Expression } from '@cortex-js/compute-engine';
 import { loadCas } from '../cas';
+import type { CasAnswer } from '../casService';
 import { casLeaves, casParser } from './cas-compare';
 import { compareNodes, FAST_LEAVES, type LeafComparer, type Tri } from './compare';
 import { normalizeAnswer } from './normalize';
 import { parseNumber, numbersEqual } from './numeric';
-import { answerText, extractChoice, isProse, repairEscapes } from './prepare';
+import { answerText, extractChoice, isProse, MAX_ANSWER_CHARS, repairEscapes, tailOf } from './prepare';
 import { parseAnswer, type AnswerNode } from './structure';
 
 /** A grading result; `equal: null` means undecided (the answer could not be read or compared). */
@@ -38,21 +39,22 @@ export interface AnswerGraderOptions {
 }
 
 /** A prepared answer: its normalised text and its shape. */
-interface Prepared {
+export interface Prepared {
   text: string;
   node: AnswerNode;
   isPercent: boolean;
 }
 
 /** Normalises and parses an answer already taken out of its text. */
-function prepareAnswer(answer: string): Prepared | null {
+export function prepareAnswer(answer: string): Prepared | null {
+  if (answer.length > MAX_ANSWER_CHARS) return null;
   const { text, isPercent } = normalizeAnswer(answer);
   if (text === '') return null;
   return { text, node: parseAnswer(text), isPercent };
 }
 
 /** Reads the answer in `raw` (extracting it from a solution when needed) and parses it. */
-function prepare(raw: string): Prepared | null {
+export function prepare(raw: string): Prepared | null {
   const answer = answerText(raw);
   return answer === null ? null : prepareAnswer(answer);
 }
@@ -61,15 +63,15 @@ function prepare(raw: string): Prepared | null {
  * The answer a prediction gives. When the gold is a choice letter, a prose prediction is read
  * for the letter it picks ("Because B is valid").
  */
-function predictedAnswer(pred: string, gold: Prepared): string | null {
-  if (/^[A-Z]$/.test(gold.text) && isProse(repairEscapes(pred))) {
-    const letter = extractChoice(repairEscapes(pred));
+export function predictedAnswer(pred: string, gold: Prepared): string | null {
+  if (/^[A-Z]$/.test(gold.text) && isProse(tailOf(repairEscapes(pred)))) {
+    const letter = extractChoice(tailOf(repairEscapes(pred)));
     if (letter !== null) return letter;
   }
   return answerText(pred);
 }
 
-function decide(pred: Prepared, gold: Prepared, leaves: LeafComparer): Tri {
+export function decide(pred: Prepared, gold: Prepared, leaves: LeafComparer): Tri {
   if (pred.text === gold.text) return true;
   const direct = compareNodes(pred.node, gold.node, leaves);
   if (direct !== false || pred.isPercent === gold.isPercent) return direct;
@@ -101,6 +103,16 @@ export function gradeFast(pred: string, gold: string): Verdict | null {
   if (p === null) return { equal: false, method: 'no-answer' };
   const result = decide(p, g, FAST_LEAVES);
   return result === null ? null : { equal: result, method: 'normalized' };
+}
+
+/**
+ * Decides two normalised answers on an engine that is already loaded (the CAS worker's side of
+ * the bounded grader). `leaves` caches parsed expressions across calls.
+ */
+export function decideOnEngine(leaves: LeafComparer, pred: CasAnswer, gold: CasAnswer): Tri {
+  const p: Prepared = { ...pred, node: parseAnswer(pred.text) };
+  const g: Prepared = { ...gold, node: parseAnswer(gold.text) };
+  return guarded(() => decide(p, g, leaves));
 }
 
 /** Loads the algebra system (once per process) and returns a grader. */

@@ -14,12 +14,26 @@ export function repairEscapes(raw: string): string {
   return raw.replace(/\u000c/g, '\\f').replace(DOUBLED_COMMAND, '\\');
 }
 
+/**
+ * The longest answer graded. Normalising and parsing an answer is not linear in its length (nested
+ * brackets recurse), and a final answer is a few dozen characters; past this it is not graded.
+ */
+export const MAX_ANSWER_CHARS = 2000;
+
+/**
+ * The end of a long text: where a solution without answer conventions states its answer. Reading
+ * prose for math is only bounded on a bounded text.
+ */
+export function tailOf(text: string): string {
+  return text.length <= MAX_ANSWER_CHARS ? text : text.slice(text.length - MAX_ANSWER_CHARS);
+}
+
 /** The answer part of `raw`, or null when prose holds nothing that reads as an answer. */
 export function answerText(raw: string): string | null {
   const text = repairEscapes(raw);
   const found = extractAnswer(text);
   if (found?.method === 'boxed') return found.text;
-  const candidate = found === null ? text.trim() : found.text;
+  const candidate = tailOf(found === null ? text.trim() : found.text);
   return isProse(candidate) ? answerFromProse(candidate) : candidate;
 }
 
@@ -72,11 +86,11 @@ export function answerFromProse(text: string): string | null {
   const group = [last];
   for (let k = segments.length - 2; k >= 0; k--) {
     const prev = segments[k];
-    const next = group[0];
+    const next = group[group.length - 1];
     if (prev === undefined || next === undefined || !isJoiningGap(text.slice(prev.end, next.start))) break;
-    group.unshift(prev);
+    group.push(prev);
   }
-  return group.map((s) => s.body).join(', ');
+  return group.reverse().map((s) => s.body).join(', ');
 }
 
 function lastNumber(text: string): string | null {

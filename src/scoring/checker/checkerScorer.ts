@@ -5,11 +5,12 @@
  * is not "more trustworthy": ranking verified steps above prose would drop correct solutions for
  * writing fewer calculations. What was verified is a note on the step (`checked: 4 × 12 = 48`).
  */
-import type { ComputeEngine } from '@cortex-js/compute-engine';
-import { loadCas } from '../../core/cas';
-import type { StepScoring } from '../../core/model';
+import { shorten } from '../../core/casLimits';
+import type { CasService } from '../../core/casService';
+import type { NotDecided, StepScoring } from '../../core/model';
+import { sharedCas } from '../cas/casClient';
 import type { ScoreItem, ScoreOptions, Scorer } from '../scorer';
-import { judgeWithCas } from './casCheck';
+import { casLatex, judgeFromValues } from './casCheck';
 import { judgeStep, stepOutcome, type JudgedClaim, type StepScores } from './stepCheck';
 
 /** Settings of the checker scorer. */
@@ -23,6 +24,8 @@ export interface CheckerOptions {
    * Default true; without it those claims are left unchecked.
    */
   useCas?: boolean;
+  /** Where the CAS runs (default: the process's CAS worker, on a time budget). */
+  cas?: CasService;
 }
 
 /** Default scores: low for a false claim, one score above the usual threshold (0.5) for the rest. */
@@ -37,42 +40,65 @@ export function createCheckerScorer(options: CheckerOptions = {}): Scorer {
   const useCas = options.useCas ?? true;
   return {
     info: { kind: 'checker', label: 'checker' },
-    score: (items, scoreOptions) => scoreItems(items, { scores, useCas, ...scoreOptions }),
+    score: (items, scoreOptions) => scoreItems(items, { scores, cas: useCas ? (options.cas ?? sharedCas()) : null, ...scoreOptions }),
     dispose: () => Promise.resolve(),
   };
 }
 
 interface Run extends ScoreOptions {
   scores: StepScores;
-  useCas: boolean;
+  cas: CasService | null;
 }
+
+/** Items judged per CAS request: one round trip to the worker for all their claims. */
+const CHUNK = 64;
 
 async function scoreItems(items: readonly ScoreItem[], run: Run): Promise<StepScoring[]> {
   const results: StepScoring[] = [];
-  let ce: ComputeEngine | null | undefined;
-  for (const [done, item] of items.entries()) {
+  for (let start = 0; start < items.length; start += CHUNK) {
     run.signal?.throwIfAborted();
-    const judged = item.steps.map(judgeStep);
-    if (run.useCas && judged.some((claims) => claims.some((j) => j.verdict.status === 'needs-cas'))) {
-      ce ??= await loadCas().catch(() => null);
-      if (ce) resolveWithCas(ce, judged);
-    }
-    const outcomes = judged.map((claims) => stepOutcome(claims, run.scores));
-    results.push({
-      kind: 'scored',
-      scores: outcomes.map((o) => o.score),
-      notes: outcomes.map((o) => o.note),
-      scorer: 'checker',
+    const chunk = items.slice(start, start + CHUNK);
+    const judged = chunk.map((item) => item.steps.map(judgeStep));
+    const notDecided = run.cas ? await resolveWithCas(run.cas, judged, run.signal) : judged.map(() => []);
+    judged.forEach((steps, k) => {
+      const outcomes = steps.map((claims) => stepOutcome(claims, run.scores));
+      const undecided = notDecided[k] ?? [];
+      results.push({
+        kind: 'scored',
+        scores: outcomes.map((o) => o.score),
+        notes: outcomes.map((o) => o.note),
+        scorer: 'checker',
+        ...(undecided.length > 0 ? { notDecided: undecided } : {}),
+      });
+      run.onProgress?.(results.length, items.length);
     });
-    run.onProgress?.(done + 1, items.length);
   }
   return results;
 }
 
-function resolveWithCas(ce: ComputeEngine, judged: JudgedClaim[][]): void {
-  for (const claims of judged) {
-    for (const j of claims) {
-      if (j.verdict.status === 'needs-cas') j.verdict = judgeWithCas(ce, j.claim);
+/**
+ * Sends every claim the exact evaluator left to the CAS (each distinct side once) and decides them
+ * from the values. Claims the CAS did not decide stay unchecked; they are returned per item.
+ */
+async function resolveWithCas(cas: CasService, judged: JudgedClaim[][][], signal?: AbortSignal): Promise<NotDecided[][]> {
+  const waiting = judged.flatMap((steps, item) => steps.flatMap((claims, step) =>
+    claims.filter((j) => j.verdict.status === 'needs-cas' && j.claim.latex).map((j) => ({ j, item, step }))));
+  const notDecided: NotDecided[][] = judged.map(() => []);
+  if (waiting.length === 0) return notDecided;
+  const sides = [...new Set(waiting.flatMap(({ j }) => [casLatex(j.claim.latex!.lhs), casLatex(j.claim.latex!.rhs)]))];
+  const answered = await cas.run(sides.map((latex) => ({ kind: 'value', latex })), signal);
+  const values = new Map(sides.map((latex, i) => [latex, answered[i]]));
+  for (const { j, item, step } of waiting) {
+    const lhs = values.get(casLatex(j.claim.latex!.lhs));
+    const rhs = values.get(casLatex(j.claim.latex!.rhs));
+    const skipped = [lhs, rhs].find((r) => r?.kind === 'not-decided');
+    if (skipped?.kind === 'not-decided') {
+      j.verdict = { status: 'unchecked', reason: skipped.reason };
+      notDecided[item]?.push({ step, text: shorten(j.claim.text, 60), reason: skipped.reason });
+      continue;
     }
+    const value = (r: typeof lhs): number | null => (r?.kind === 'value' ? r.value : null);
+    j.verdict = judgeFromValues(j.claim, value(lhs), value(rhs));
   }
+  return notDecided;
 }

@@ -18,9 +18,10 @@ export interface MathSpan {
  */
 export function findMathSpans(text: string): MathSpan[] {
   const spans: MathSpan[] = [];
+  const scan = new SpanScan(text);
   let i = 0;
   while (i < text.length) {
-    const span = spanAt(text, i);
+    const span = scan.spanAt(i);
     if (span) {
       spans.push(span);
       i = span.end;
@@ -33,31 +34,64 @@ export function findMathSpans(text: string): MathSpan[] {
 
 const ENVIRONMENT = /^\\begin\{(align|equation|gather|eqnarray|multline)(\*?)\}/;
 
-function spanAt(text: string, i: number): MathSpan | null {
-  const env = text[i] === '\\' ? ENVIRONMENT.exec(text.slice(i, i + 40)) : null;
-  if (env) {
-    const close = `\\end{${env[1] ?? ''}${env[2] ?? ''}}`;
-    const end = text.indexOf(close, i);
-    return end < 0 ? null : { start: i, end: end + close.length, content: text.slice(i, end + close.length) };
-  }
-  for (const [open, close] of [['$$', '$$'], ['\\[', '\\]'], ['\\(', '\\)']] as const) {
-    if (!text.startsWith(open, i)) continue;
-    const end = text.indexOf(close, i + open.length);
-    return end < 0 ? null : { start: i, end: end + close.length, content: text.slice(i + open.length, end) };
-  }
-  if (text[i] !== '$' || /\s/.test(text[i + 1] ?? ' ')) return null;
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text[j];
-    if (c === '\\') {
-      j++;
-      continue;
+/**
+ * Looks for spans left to right, remembering what earlier searches found, so that a step full of
+ * openers that never close (`\[ \[ \[`, `$a $b $c`) costs one pass, not one pass per opener.
+ */
+class SpanScan {
+  /** Per closing delimiter: where the last search started and what it found (-1: nothing after). */
+  private readonly found = new Map<string, { from: number; at: number }>();
+  /** A `$` opened before this found no close before it: neither does a later `$` before it. */
+  private dollarDeadEnd = -1;
+
+  constructor(private readonly text: string) {}
+
+  spanAt(i: number): MathSpan | null {
+    const text = this.text;
+    const env = text[i] === '\\' ? ENVIRONMENT.exec(text.slice(i, i + 40)) : null;
+    if (env) {
+      const close = `\\end{${env[1] ?? ''}${env[2] ?? ''}}`;
+      const end = this.indexOf(close, i);
+      return end < 0 ? null : { start: i, end: end + close.length, content: text.slice(i, end + close.length) };
     }
-    if (c === '\n' && text[j + 1] === '\n') return null;
-    if (c === '$' && !/\s/.test(text[j - 1] ?? ' ') && !/\d/.test(text[j + 1] ?? '')) {
-      return { start: i, end: j + 1, content: text.slice(i + 1, j) };
+    for (const [open, close] of [['$$', '$$'], ['\\[', '\\]'], ['\\(', '\\)']] as const) {
+      if (!text.startsWith(open, i)) continue;
+      const end = this.indexOf(close, i + open.length);
+      return end < 0 ? null : { start: i, end: end + close.length, content: text.slice(i + open.length, end) };
     }
+    if (text[i] !== '$' || /\s/.test(text[i + 1] ?? ' ') || i < this.dollarDeadEnd) return null;
+    return this.dollarSpan(i);
   }
-  return null;
+
+  /** `text.indexOf(close, from)` for searches that only move forward. */
+  private indexOf(close: string, from: number): number {
+    const last = this.found.get(close);
+    if (last && last.from <= from && (last.at < 0 || last.at >= from)) return last.at;
+    const at = this.text.indexOf(close, from);
+    this.found.set(close, { from, at });
+    return at;
+  }
+
+  /** A single `$` closes at a `$` after a non-space and not before a digit, within its paragraph. */
+  private dollarSpan(i: number): MathSpan | null {
+    const text = this.text;
+    for (let j = i + 1; j < text.length; j++) {
+      const c = text[j];
+      if (c === '\\') {
+        j++;
+        continue;
+      }
+      if (c === '\n' && text[j + 1] === '\n') {
+        this.dollarDeadEnd = j;
+        return null;
+      }
+      if (c === '$' && !/\s/.test(text[j - 1] ?? ' ') && !/\d/.test(text[j + 1] ?? '')) {
+        return { start: i, end: j + 1, content: text.slice(i + 1, j) };
+      }
+    }
+    this.dollarDeadEnd = text.length;
+    return null;
+  }
 }
 
 /** The sides of one relation inside a math span. */

@@ -18,7 +18,12 @@ interface State {
   casOnly: boolean;
   /** Anything neither can use: letters, subscripts, degrees, unknown commands. */
   unusable: boolean;
+  /** Groups entered so far (each level rescans its group, so depth is bounded). */
+  depth: number;
 }
+
+/** Nesting beyond any real arithmetic: deeper sides are not checked (and cost one scan per level). */
+const MAX_DEPTH = 64;
 
 const DROPPED = new Set([
   'left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', 'bigr', 'Bigl', 'Bigr', 'displaystyle',
@@ -31,37 +36,65 @@ const FRACTIONS = new Set(['frac', 'dfrac', 'tfrac', 'cfrac']);
 
 /** Convert one side. */
 export function latexToArithmetic(latex: string): LatexArithmetic {
-  const state: State = { casOnly: false, unusable: false };
+  const state: State = { casOnly: false, unusable: false, depth: 0 };
   const plain = convert(latex, state);
   if (state.unusable) return { plain: null, casEligible: false };
   return { plain: state.casOnly ? null : plain, casEligible: !/[%$]/.test(plain) };
 }
 
 function convert(s: string, state: State): string {
-  let out = '';
+  if (state.depth >= MAX_DEPTH || state.unusable) {
+    state.unusable = true;
+    return '';
+  }
+  state.depth++;
+  try {
+    return convertGroup(s, state);
+  } finally {
+    state.depth--;
+  }
+}
+
+function convertGroup(s: string, state: State): string {
+  const out = new Output();
   for (let i = 0; i < s.length; ) {
     const c = s[i] ?? '';
     if (c === '\\') {
       // `2\frac{1}{2}` is a mixed number to some writers and a product to others.
-      if (/^\\[dtc]?frac/.test(s.slice(i)) && /\d\s*$/.test(out)) state.unusable = true;
+      if (/^\\[dtc]?frac/.test(s.slice(i, i + 6)) && out.endsInDigit) state.unusable = true;
       const [text, next] = command(s, i, state);
-      out += text;
+      out.add(text);
       i = next;
     } else if (c === '{') {
       if (s.startsWith('{,}', i)) {
-        out += ',';
+        out.add(',');
         i += 3;
         continue;
       }
       const close = matchingBrace(s, i);
-      out += `(${convert(s.slice(i + 1, close), state)})`;
+      out.add(`(${convert(s.slice(i + 1, close), state)})`);
       i = close + 1;
     } else {
-      out += character(c, state);
+      out.add(character(c, state));
       i++;
     }
   }
-  return out;
+  return out.text;
+}
+
+/**
+ * The converted text, and whether it ends in a digit (spaces aside). Tracked as it grows: testing
+ * the text itself with a `$`-anchored regex rescanned (and flattened) all of it at every command.
+ */
+class Output {
+  text = '';
+  endsInDigit = false;
+
+  add(piece: string): void {
+    this.text += piece;
+    const trimmed = piece.trimEnd();
+    if (trimmed !== '') this.endsInDigit = /\d/.test(trimmed[trimmed.length - 1] ?? '');
+  }
 }
 
 function character(c: string, state: State): string {

@@ -65,7 +65,26 @@ function sideTokens(plain: string | null): Token[] {
 
 /** Decide every claim of a step with exact arithmetic; some may remain `needs-cas`. */
 export function judgeStep(step: string): JudgedClaim[] {
-  return findClaims(step).map((claim) => ({ claim, verdict: judge(claim) }));
+  let claims: Claim[];
+  try {
+    claims = findClaims(step);
+  } catch {
+    // Math nested deeper than the stack (`{{{…}}}`): nothing in it is checked.
+    return [];
+  }
+  return claims.map((claim) => ({ claim, verdict: judgeSafely(claim) }));
+}
+
+/**
+ * A claim too large or too deeply nested for the exact evaluator (a 4,000-digit number, ten
+ * thousand nested brackets) is left unchecked: it must never fail the analysis of its file.
+ */
+function judgeSafely(claim: Claim): Verdict {
+  try {
+    return judge(claim);
+  } catch (error) {
+    return { status: 'unchecked', reason: error instanceof RangeError ? 'nested too deeply to check' : 'too large to check' };
+  }
 }
 
 /** The checker's two levels: a step with a false claim, and every other step. */

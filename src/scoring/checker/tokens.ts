@@ -47,24 +47,23 @@ const SUPERSCRIPTS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u20
 /** Pairs that look like `=` but are not an equality (`<=`, `==`, `=>`, `:=`, `!=`). */
 const FAKE_EQUALS = /^(?:[<>!:=]=|=[=><])/;
 
-/** Thousands groups need exactly three digits, so `1,000` is a number and `(1,2)` is a pair. */
-const NUMBER = /^(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/;
 
 const WORD = /^[\p{L}_'\u2019]+/u;
 
 /** Split text into tokens. Never throws. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
+  const numbers = new NumberReader(text);
   let i = 0;
   while (i < text.length) {
-    const token = readToken(text, i);
+    const token = readToken(text, i, numbers);
     tokens.push(token);
     i = token.end;
   }
   return rewriteWordOperators(tokens);
 }
 
-function readToken(text: string, i: number): Token {
+function readToken(text: string, i: number, numbers: NumberReader): Token {
   const rest = text.slice(i, i + 64);
   const c = text[i] ?? '';
   const make = (kind: TokenKind, length: number, normal?: string): Token => ({
@@ -77,8 +76,8 @@ function readToken(text: string, i: number): Token {
   if (space) return readSpace(text, i);
   const fake = FAKE_EQUALS.exec(rest);
   if (fake) return make('other', fake[0].length);
-  const num = /\d|\./.test(c) ? NUMBER.exec(text.slice(i)) : null;
-  if (num) return make('num', num[0].length);
+  const length = /\d|\./.test(c) ? numbers.lengthAt(i) : 0;
+  if (length > 0) return make('num', length);
   if (rest.startsWith('**')) return make('op', 2, '^');
   const op = OPERATORS[c];
   if (op !== undefined) return make('op', 1, op);
@@ -95,6 +94,55 @@ function readToken(text: string, i: number): Token {
   const word = WORD.exec(rest);
   if (word) return make('word', readWordLength(text, i));
   return make('other', 1);
+}
+
+const isDigit = (text: string, i: number): boolean => text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57;
+
+/**
+ * Numbers as written: thousands groups need exactly three digits, so `1,000` is a number and
+ * `(1,2)` is a pair. Read by hand: as a regex, a long `1,000,000,…,0001` chain was rescanned from
+ * every token start inside it (quadratic); a chain that is not a number is remembered instead.
+ */
+class NumberReader {
+  /** Starts before this lie in a comma chain already found not to be a thousands number. */
+  private notThousandsBefore = -1;
+
+  constructor(private readonly text: string) {}
+
+  /** The length of the number starting at `i`, 0 when there is none. */
+  lengthAt(i: number): number {
+    const grouped = i < this.notThousandsBefore ? 0 : this.thousands(i);
+    return grouped > 0 ? grouped : this.plain(i);
+  }
+
+  /** `1,000,000.5`: 1–3 digits, then groups of `,ddd`, not followed by a digit or comma. */
+  private thousands(i: number): number {
+    const text = this.text;
+    let j = i;
+    while (isDigit(text, j) && j - i < 4) j++;
+    if (j - i < 1 || j - i > 3 || text[j] !== ',') return 0;
+    let groups = 0;
+    while (text[j] === ',' && isDigit(text, j + 1) && isDigit(text, j + 2) && isDigit(text, j + 3)) {
+      j += 4;
+      groups++;
+    }
+    if (groups === 0) return 0;
+    if (isDigit(text, j) || text[j] === ',') {
+      this.notThousandsBefore = j;
+      return 0;
+    }
+    if (text[j] === '.' && isDigit(text, j + 1)) for (j += 1; isDigit(text, j); ) j++;
+    return j - i;
+  }
+
+  /** `12`, `3.5`, `.5`: digits with optional decimals, or a point and digits. */
+  private plain(i: number): number {
+    const text = this.text;
+    let j = i;
+    while (isDigit(text, j)) j++;
+    if (text[j] === '.' && isDigit(text, j + 1)) for (j += 1; isDigit(text, j); ) j++;
+    return j - i;
+  }
 }
 
 function readWordLength(text: string, i: number): number {

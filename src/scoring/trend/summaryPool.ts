@@ -1,8 +1,9 @@
 /**
- * The summary workers of a training run: a fixed number of worker threads, started when first
- * needed, each summarising one file at a time; files wait in a queue. Every job ends exactly once
- * (its figures, or an error naming the file): a worker that dies fails its job and is replaced for
- * the next one, so nothing stays "running" forever.
+ * The summary workers of a training run: a fixed number of worker threads, each summarising one
+ * file at a time under the one worker policy every PROF Lens worker runs under (SupervisedWorker:
+ * every job settles exactly once, a cancel that is not heeded in time replaces the worker, a worker
+ * that dies is started again after a backoff and its job is sent once more, then failed with a
+ * message naming the file). A job goes to the worker with the least work waiting.
  */
 import { Worker } from 'node:worker_threads';
 import type { FileFigures } from '../../core/run/runSummary';
@@ -10,6 +11,7 @@ import type { ProfSettings } from '../../core/settings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import { isSummaryWorkerToHost, type HostToSummaryWorker, type SummaryWorkerToHost } from '../../protocol/trend';
+import { stopAfterAsking, SupervisedWorker, WorkerCrashError } from '../supervisedWorker';
 
 /** One file to summarise, and how. */
 export interface SummaryJob {
@@ -32,125 +34,53 @@ export interface JobOptions {
   signal?: AbortSignal;
 }
 
-interface Pending {
-  id: number;
-  job: SummaryJob;
-  options: JobOptions;
-  resolve: (outcome: SummaryOutcome) => void;
-  reject: (error: Error) => void;
-}
-
-interface Slot {
-  worker: Worker | null;
-  current: Pending | null;
-}
+/** A worker releasing an open model gets this long before it is terminated. */
+const STOP_GRACE_MS = 2_000;
 
 /** Worker threads that summarise files, `size` at a time. */
 export class SummaryPool {
-  private readonly slots: Slot[];
-  private readonly queue: Pending[] = [];
-  private nextId = 0;
-  private isDisposed = false;
+  private readonly workers: SupervisedWorker<SummaryWorkerToHost>[];
 
-  constructor(private readonly workerPath: string, size: number) {
-    this.slots = Array.from({ length: Math.max(1, Math.floor(size)) }, () => ({ worker: null, current: null }));
+  constructor(workerPath: string, size: number) {
+    this.workers = Array.from({ length: Math.max(1, Math.floor(size)) }, () => new SupervisedWorker<SummaryWorkerToHost>({
+      name: 'trend summary',
+      spawn: () => new Worker(workerPath),
+      isReply: isSummaryWorkerToHost,
+      idOf: (reply) => reply.id,
+      isFinal: (reply) => reply.type !== 'progress',
+      cancelMessage: (id) => ({ type: 'cancel', id } satisfies HostToSummaryWorker),
+      maxInFlight: 1,
+      // An idle pool never holds the command line open; a busy one does.
+      unrefWhenIdle: true,
+      stop: stopAfterAsking({ type: 'shutdown' } satisfies HostToSummaryWorker, STOP_GRACE_MS),
+    }));
   }
 
   /** How many files are summarised at once. */
   get size(): number {
-    return this.slots.length;
+    return this.workers.length;
   }
 
   /** Summarise a file; resolves with its figures or rejects with a message naming what went wrong. */
-  summarise(job: SummaryJob, options: JobOptions = {}): Promise<SummaryOutcome> {
-    if (this.isDisposed) return Promise.reject(new Error('the summary workers were stopped'));
-    return new Promise((resolve, reject) => {
-      const pending: Pending = { id: this.nextId++, job, options, resolve, reject };
-      options.signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
-      this.queue.push(pending);
-      this.pump();
-    });
+  async summarise(job: SummaryJob, options: JobOptions = {}): Promise<SummaryOutcome> {
+    const worker = this.workers.reduce((best, w) => (w.pending < best.pending ? w : best));
+    const request = { type: 'summarise', ...job } as const;
+    try {
+      const reply = await worker.request((id) => ({ ...request, id } satisfies HostToSummaryWorker), {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onReply: (r) => r.type === 'progress' && options.onBytes?.(r.bytes),
+      });
+      if (reply.type === 'failed') throw new Error(reply.isCancelled ? 'cancelled' : reply.message);
+      if (reply.type !== 'summarised') throw new Error(`the summary worker answered ${reply.type}`);
+      return { figures: reply.figures, scorerLabel: reply.scorerLabel, ...(reply.modelError === undefined ? {} : { modelError: reply.modelError }) };
+    } catch (error) {
+      if (error instanceof WorkerCrashError) throw new Error(`the summary worker stopped while reading ${job.file}: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Stops every worker (releasing a model first); waiting jobs fail. */
   async dispose(): Promise<void> {
-    this.isDisposed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error('cancelled'));
-    await Promise.all(this.slots.map((slot) => this.stop(slot)));
-  }
-
-  private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.current || this.queue.length === 0) continue;
-      const pending = this.queue.shift()!;
-      if (pending.options.signal?.aborted) {
-        pending.reject(new Error('cancelled'));
-        continue;
-      }
-      slot.current = pending;
-      const worker = this.workerOf(slot);
-      // A busy worker keeps the process alive; an idle one never holds the CLI open.
-      worker.ref();
-      worker.postMessage({ type: 'summarise', id: pending.id, ...pending.job } satisfies HostToSummaryWorker);
-    }
-  }
-
-  private workerOf(slot: Slot): Worker {
-    if (slot.worker) return slot.worker;
-    const worker = new Worker(this.workerPath);
-    slot.worker = worker;
-    worker.on('message', (message: unknown) => {
-      if (isSummaryWorkerToHost(message)) this.receive(slot, message);
-    });
-    worker.on('error', (error) => this.lost(slot, worker, error.message));
-    worker.on('exit', (code) => this.lost(slot, worker, `it exited with code ${code}`));
-    return worker;
-  }
-
-  private receive(slot: Slot, message: SummaryWorkerToHost): void {
-    const pending = slot.current;
-    if (!pending || pending.id !== message.id) return;
-    if (message.type === 'progress') {
-      pending.options.onBytes?.(message.bytes);
-      return;
-    }
-    slot.current = null;
-    slot.worker?.unref();
-    if (message.type === 'summarised') {
-      pending.resolve({ figures: message.figures, scorerLabel: message.scorerLabel, ...(message.modelError === undefined ? {} : { modelError: message.modelError }) });
-    } else pending.reject(new Error(message.isCancelled ? 'cancelled' : message.message));
-    this.pump();
-  }
-
-  /** The worker died: its job fails (naming why), and the next job gets a fresh worker. */
-  private lost(slot: Slot, worker: Worker, why: string): void {
-    if (slot.worker !== worker) return;
-    slot.worker = null;
-    const pending = slot.current;
-    slot.current = null;
-    if (pending && !this.isDisposed) pending.reject(new Error(`the summary worker stopped while reading ${pending.job.file}: ${why}`));
-    else pending?.reject(new Error('cancelled'));
-    if (!this.isDisposed) this.pump();
-  }
-
-  private cancel(pending: Pending): void {
-    const index = this.queue.indexOf(pending);
-    if (index >= 0) {
-      this.queue.splice(index, 1);
-      pending.reject(new Error('cancelled'));
-      return;
-    }
-    const slot = this.slots.find((s) => s.current === pending);
-    slot?.worker?.postMessage({ type: 'cancel', id: pending.id } satisfies HostToSummaryWorker);
-  }
-
-  private async stop(slot: Slot): Promise<void> {
-    const worker = slot.worker;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ type: 'shutdown' } satisfies HostToSummaryWorker);
-    const timer = setTimeout(() => void worker.terminate(), 2000);
-    await exited;
-    clearTimeout(timer);
+    await Promise.all(this.workers.map((w) => w.dispose()));
   }
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isPanelState } from '../../protocol/panel';
-import type { AnalysisClient } from '../analysisClient';
+import type { AnalysisClient } from '../../scoring/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
 import { showError, showInfo } from '../notify';

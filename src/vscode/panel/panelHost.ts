@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
-import type { AnalysisClient } from '../analysisClient';
+import type { AnalysisClient } from '../../scoring/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';

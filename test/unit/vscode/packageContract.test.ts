@@ -72,7 +72,7 @@ describe('package.json matches the extension code', () => {
     expect(scorer?.[1].enum).toEqual([...SCORER_CHOICES]);
   });
 
-  it('restricts model paths and endpoint URLs in untrusted workspaces', () => {
+  it('restricts model paths, endpoint URLs and split patterns in untrusted workspaces', () => {
     const trust = manifest.capabilities.untrustedWorkspaces;
     expect(trust.supported).toBe('limited');
     expect([...trust.restrictedConfigurations].sort()).toEqual([...restrictedSettingIds].sort());

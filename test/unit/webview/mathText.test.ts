@@ -12,6 +12,15 @@ describe('splitting text into plain runs and formulas', () => {
     ]);
   });
 
+  it('a text of 100k unclosed openers is split in linear time (it searched to the end once per opener)', () => {
+    const text = `${'\\[ \\( '.repeat(50_000)} and $x$`;
+    const started = performance.now();
+    const parts = splitMath(text);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(joined(parts)).toBe(text);
+    expect(maths(text)).toEqual(['x']);
+  });
+
   it('always gives the input back when the parts are joined', () => {
     for (const text of ['', 'plain', '$a$', 'costs $5 and $10', '$$ unclosed', '\\$ not math $', 'a $b\n\nc$ d', '<script>$x$</script>']) {
       expect(joined(splitMath(text)), text).toBe(text);

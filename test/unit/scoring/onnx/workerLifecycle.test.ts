@@ -34,12 +34,15 @@ const slowItems = (n: number): ScoreItem[] =>
   Array.from({ length: n }, (_, i) => ({ id: i, prompt: `Problem ${i}`, steps: [`step ${SLOW_TEXT}`] }));
 
 describe('onnx worker lifecycle', () => {
-  it('fails the request in flight when the worker dies, then restarts for the next request', async () => {
+  it('retries a batch once when the worker dies under it, then fails it with a message and restarts for the next request', async () => {
     const scorer = await open();
     const [before] = await scorer.score([PLAIN]);
+    const runsBefore = fx.runLog().length;
     await expect(scorer.score([{ id: 1, prompt: 'p', steps: [`boom ${CRASH_TEXT}`] }])).rejects.toThrow(
-      /the ONNX scoring worker stopped unexpectedly \(exit code 3\); the next request restarts it/,
+      /the ONNX scoring worker stopped unexpectedly \(exit code 3\); tried 2 times/,
     );
+    // Sent once, then once more to the restarted worker.
+    expect(fx.runLog().length - runsBefore).toBe(2);
     const [after] = await scorer.score([PLAIN]);
     expect(after).toEqual(before);
     expect(after?.kind).toBe('scored');
