@@ -7,6 +7,37 @@ import type { FileAnalysis } from '../core/analysis';
 import { summariseRollout, type RolloutDetail } from '../protocol/analysis';
 import { readRolloutTexts, type LineIndex } from './analysePath';
 
+/**
+ * The most characters of one text (the prompt, a step, a response without steps) the host
+ * receives: a hostile 200 MB line must not reach the extension host, or the Rollout View, whole.
+ */
+export const MAX_DETAIL_TEXT_CHARS = 200_000;
+
+/** The most characters of step text one rollout sends in all; later steps are named, not sent. */
+export const MAX_DETAIL_STEP_CHARS = 2_000_000;
+
+/** `text`, cut at `limit` characters with a note saying how much was left out and where to read it. */
+function capText(text: string, limit: number, what: string): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n… [${(text.length - limit).toLocaleString('en-US')} more characters of this ${what} not shown: it is longer than ${limit.toLocaleString('en-US')} characters; the raw file has it whole]`;
+}
+
+/** A rollout's texts, bounded: each text by MAX_DETAIL_TEXT_CHARS, all steps together by MAX_DETAIL_STEP_CHARS. */
+export function capDetail(detail: RolloutDetail): RolloutDetail {
+  let budget = MAX_DETAIL_STEP_CHARS;
+  const steps = detail.steps.map((step) => {
+    const limit = Math.max(0, Math.min(MAX_DETAIL_TEXT_CHARS, budget));
+    budget -= Math.min(step.text.length, limit);
+    if (step.text.length <= limit) return step;
+    const text = limit === 0
+      ? `[step not shown: the steps before it already fill ${MAX_DETAIL_STEP_CHARS.toLocaleString('en-US')} characters; the raw file has it]`
+      : capText(step.text, limit, 'step');
+    return { ...step, text };
+  });
+  const prompt = capText(detail.prompt, MAX_DETAIL_TEXT_CHARS, 'prompt');
+  return { ...detail, prompt, response: capText(detail.response, MAX_DETAIL_TEXT_CHARS, 'response'), steps };
+}
+
 /** An analysis as the worker keeps it between requests. */
 export interface KeptAnalysis {
   analysis: FileAnalysis;
@@ -14,8 +45,12 @@ export interface KeptAnalysis {
   disk: { path: string; lines: LineIndex } | null;
 }
 
-/** The rollouts with these ids, with their texts; throws when the file on disk changed under them. */
+/** The rollouts with these ids, with their texts (capped); throws when the file on disk changed under them. */
 export async function rolloutDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
+  return (await fullDetails(kept, ids)).map(capDetail);
+}
+
+async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
   const wanted = new Set(ids);
   const rollouts = kept.analysis.rollouts.filter((r) => wanted.has(r.id));
   if (!kept.disk) return rollouts.map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
