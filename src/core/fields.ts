@@ -73,18 +73,34 @@ export function asScores(value: unknown): (number | null)[] | null {
 const TRUE_WORDS = new Set(['true', 'correct', 'yes', 'right']);
 const FALSE_WORDS = new Set(['false', 'incorrect', 'no', 'wrong']);
 
+/**
+ * The outcomes files state most, one frozen object each rather than one per rollout of a dump
+ * (outcomes are never changed in place: a graded or extracted answer makes a new one).
+ */
+const FILE_OUTCOMES = {
+  unknown: Object.freeze<Outcome>({ kind: 'unknown', source: 'none' }),
+  correctTrue: Object.freeze<Outcome>({ kind: 'correct', source: 'file', value: true }),
+  incorrectFalse: Object.freeze<Outcome>({ kind: 'incorrect', source: 'file', value: false }),
+  correctOne: Object.freeze<Outcome>({ kind: 'correct', source: 'file', value: 1 }),
+  incorrectZero: Object.freeze<Outcome>({ kind: 'incorrect', source: 'file', value: 0 }),
+  incorrectMinusOne: Object.freeze<Outcome>({ kind: 'incorrect', source: 'file', value: -1 }),
+};
+
 /** The outcome a file value states: 1/true correct, 0/-1/false incorrect, other numbers non-binary. */
 export function outcomeFromValue(value: unknown): Outcome {
-  if (value === undefined || value === null) return { kind: 'unknown', source: 'none' };
-  if (typeof value === 'boolean') return { kind: value ? 'correct' : 'incorrect', source: 'file', value };
+  if (value === undefined || value === null) return FILE_OUTCOMES.unknown;
+  if (typeof value === 'boolean') return value ? FILE_OUTCOMES.correctTrue : FILE_OUTCOMES.incorrectFalse;
   if (typeof value === 'string') {
     const word = value.trim().toLowerCase();
-    if (TRUE_WORDS.has(word)) return { kind: 'correct', source: 'file', value: true };
-    if (FALSE_WORDS.has(word)) return { kind: 'incorrect', source: 'file', value: false };
+    if (TRUE_WORDS.has(word)) return FILE_OUTCOMES.correctTrue;
+    if (FALSE_WORDS.has(word)) return FILE_OUTCOMES.incorrectFalse;
   }
   const n = asNumber(value);
-  if (n === null) return { kind: 'unknown', source: 'none' };
-  if (n === 1) return { kind: 'correct', source: 'file', value: n };
-  if (n === 0 || n === -1) return { kind: 'incorrect', source: 'file', value: n };
+  if (n === null) return FILE_OUTCOMES.unknown;
+  if (n === 1) return FILE_OUTCOMES.correctOne;
+  // -0 keeps its own object: the value is the file's, sign included.
+  if (Object.is(n, 0)) return FILE_OUTCOMES.incorrectZero;
+  if (n === -1) return FILE_OUTCOMES.incorrectMinusOne;
+  if (n === 0) return { kind: 'incorrect', source: 'file', value: n };
   return { kind: 'non-binary', source: 'file', value: n };
 }

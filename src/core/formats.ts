@@ -30,7 +30,7 @@ export interface AdaptResult {
 /** Adapt one record. `fields` is the user's field mapping (role → dotted path). */
 export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRole, string>> = {}): AdaptResult {
   const value = record.value as Json;
-  if (Object.keys(fields).length > 0) return adaptMapped(record, fields);
+  if (hasMapping(fields)) return adaptMapped(record, fields);
   const labelled = adaptLabelled(record);
   if (labelled) return labelled;
   if (Array.isArray(value.messages)) return single(adaptChat(value, record.line));
@@ -49,6 +49,12 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
       },
     ],
   };
+}
+
+/** Whether the user mapped any field (asked per record: no list of keys made for it). */
+function hasMapping(fields: Partial<Record<FieldRole, string>>): boolean {
+  for (const key in fields) if (Object.prototype.hasOwnProperty.call(fields, key)) return true;
+  return false;
 }
 
 function single(draft: RolloutDraft): AdaptResult {

@@ -4,7 +4,7 @@
  */
 import type { Decision } from './model';
 import type { FalsePositiveRule, ProfSettings } from './settings';
-import { decideGroup, TIE_TOLERANCE, type RankInput } from './prof';
+import { decideGroup, stableSort, TIE_TOLERANCE, type RankInput } from './prof';
 import { isLowScore } from './presentation/stepFacts';
 
 /** One rollout as the group stage sees it. */
@@ -54,13 +54,15 @@ export function decideAll(members: readonly GroupMember[], settings: ProfSetting
   const decisions = new Array<Decision>(members.length);
   const falsePositives = new Array<FalsePositive>(members.length);
   for (const [key, indices] of byGroup) {
-    const groupMembers = indices.map((i) => members[i] as GroupMember);
+    const groupMembers = new Array<GroupMember>(indices.length);
+    for (let k = 0; k < indices.length; k++) groupMembers[k] = members[indices[k] as number] as GroupMember;
     const groupDecisions = decideGroup(groupMembers, settings, key);
     const fps = falsePositivesOf(groupMembers, groupDecisions, settings);
-    indices.forEach((i, k) => {
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k] as number;
       decisions[i] = groupDecisions[k] as Decision;
       falsePositives[i] = fps[k] as FalsePositive;
-    });
+    }
   }
   return { decisions, falsePositives };
 }
@@ -68,14 +70,8 @@ export function decideAll(members: readonly GroupMember[], settings: ProfSetting
 /** 0-based index of the first step scoring below the threshold, or null. */
 export function firstLowStep(scores: readonly (number | null)[] | null, threshold: number): number | null {
   if (!scores) return null;
-  const i = scores.findIndex((s) => isLowScore(s, threshold));
-  return i === -1 ? null : i;
-}
-
-/** Ranked correct members of a group, with their decisions. */
-interface CorrectMember {
-  member: RankInput;
-  decision: Decision;
+  for (let i = 0; i < scores.length; i++) if (isLowScore(scores[i], threshold)) return i;
+  return null;
 }
 
 /**
@@ -88,46 +84,49 @@ interface CorrectMember {
  *   is left out); nothing fires in a group that ties.
  */
 export function falsePositivesOf(members: readonly RankInput[], decisions: readonly Decision[], settings: ProfSettings): FalsePositive[] {
-  const correct: CorrectMember[] = [];
-  members.forEach((member, i) => {
+  // The ranked correct members' scores (in member order) and the weakest kept one's consistency.
+  const correctScores: number[] = [];
+  let keptFloor: number | null = null;
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i] as RankInput;
     const decision = decisions[i] as Decision;
-    if (member.correct === true && decision.rank !== null && !member.nonBinary) correct.push({ member, decision });
-  });
-  const upperFloor = upperHalfFloor(correct);
-  const keptFloor = weakestKept(correct);
-  return members.map((m, i) => {
-    const d = decisions[i] as Decision;
-    if (m.correct !== true || d.rank === null || m.nonBinary) return NOT_SUSPECTED;
-    const rules: FalsePositiveRule[] = [];
-    const low = firstLowStep(m.scores, settings.threshold);
-    const lowStep = low === null ? null : { step: low, score: m.scores![low] as number };
-    let gap: FalsePositiveEvidence['gap'] = null;
-    if (d.reason === 'dropped-low-consistency' && keptFloor !== null && d.consistency! < keptFloor - TIE_TOLERANCE) {
-      rules.push('prof-dropped');
-      gap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
-    }
-    if (lowStep) rules.push('weak-step');
-    if (upperFloor !== null && d.score! < upperFloor - TIE_TOLERANCE) {
-      rules.push('bottom-half');
-      gap = { measure: 'score', value: d.score!, reference: upperFloor };
-    }
-    if (rules.length === 0) return NOT_SUSPECTED;
-    return { suspected: rules.some((r) => settings.falsePositiveRules.includes(r)), rules, evidence: { lowStep, gap } };
-  });
+    if (member.correct !== true || decision.rank === null || member.nonBinary) continue;
+    correctScores.push(decision.score as number);
+    if (decision.kept) keptFloor = keptFloor === null ? (decision.consistency as number) : Math.min(keptFloor, decision.consistency as number);
+  }
+  const upperFloor = upperHalfFloor(correctScores);
+  const result = new Array<FalsePositive>(members.length);
+  for (let i = 0; i < members.length; i++) result[i] = falsePositiveOf(members[i] as RankInput, decisions[i] as Decision, upperFloor, keptFloor, settings);
+  return result;
+}
+
+function falsePositiveOf(m: RankInput, d: Decision, upperFloor: number | null, keptFloor: number | null, settings: ProfSettings): FalsePositive {
+  if (m.correct !== true || d.rank === null || m.nonBinary) return NOT_SUSPECTED;
+  const rules: FalsePositiveRule[] = [];
+  const low = firstLowStep(m.scores, settings.threshold);
+  const lowStep = low === null ? null : { step: low, score: m.scores![low] as number };
+  let gap: FalsePositiveEvidence['gap'] = null;
+  if (d.reason === 'dropped-low-consistency' && keptFloor !== null && d.consistency! < keptFloor - TIE_TOLERANCE) {
+    rules.push('prof-dropped');
+    gap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
+  }
+  if (lowStep) rules.push('weak-step');
+  if (upperFloor !== null && d.score! < upperFloor - TIE_TOLERANCE) {
+    rules.push('bottom-half');
+    gap = { measure: 'score', value: d.score!, reference: upperFloor };
+  }
+  if (rules.length === 0) return NOT_SUSPECTED;
+  return { suspected: rules.some((r) => settings.falsePositiveRules.includes(r)), rules, evidence: { lowStep, gap } };
 }
 
 /**
  * The lowest aggregate step score of the upper half of a correct group (its n+ − ⌊n+/2⌋ best
- * scored rollouts); null when there is no bottom half (n+ < 2).
+ * scored rollouts); null when there is no bottom half (n+ < 2). Sorts `scores`.
  */
-function upperHalfFloor(correct: readonly CorrectMember[]): number | null {
-  const scores = correct.map((c) => c.decision.score as number).sort((a, b) => b - a);
+function upperHalfFloor(scores: number[]): number | null {
+  stableSort(scores, descending);
   const upper = scores.length - Math.floor(scores.length / 2);
   return upper === scores.length ? null : (scores[upper - 1] as number);
 }
 
-/** The lowest consistency among the kept correct rollouts, or null when none is kept. */
-function weakestKept(correct: readonly CorrectMember[]): number | null {
-  const kept = correct.filter((c) => c.decision.kept).map((c) => c.decision.consistency as number);
-  return kept.length === 0 ? null : Math.min(...kept);
-}
+const descending = (a: number, b: number): number => b - a;

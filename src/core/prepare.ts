@@ -12,7 +12,8 @@ export interface PreparedRollout {
   rollout: Rollout;
   /** The steps; empty when only their count was asked for. */
   steps: Step[];
-  stepCount: number;
+  /** How many steps the split finds; null for a count-only rollout whose count was not checked. */
+  stepCount: number | null;
   rawSteps: { start: number; end: number }[] | null;
 }
 
@@ -24,31 +25,56 @@ export interface PrepareOptions {
   firstId: number;
   /** Rollouts for which only the number of steps is needed (no texts, no offsets). */
   countOnly?: (rollout: Rollout) => boolean;
+  /**
+   * Check the split's step count against the record's step scores (an `info` diagnostic when they
+   * differ; default true). Off, a count-only rollout is not split or counted: nothing else needs it.
+   */
+  checkStepCount?: boolean;
 }
+
+/** The steps of a count-only rollout: one frozen empty list, not one per rollout. */
+const NO_STEPS = Object.freeze([]) as unknown as Step[];
 
 /** Adapt and split one record. */
 export function prepareRecord(record: SourceRecord, options: PrepareOptions): { rollouts: PreparedRollout[]; diagnostics: Diagnostic[] } {
-  const adapted = adaptRecord(record, options.settings.fields);
-  const diagnostics = [...adapted.diagnostics];
-  const rollouts = adapted.drafts.map((draft, k): PreparedRollout => {
-    // Set in place (no copy): drafts are fresh objects, and this runs once per rollout of a dump.
-    const rollout: Rollout = draft;
-    rollout.id = options.firstId + k;
-    rollout.line = record.line;
-    const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
-    if (options.countOnly?.(rollout)) {
-      const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
-      const mismatch = stepCountMismatch(rollout, stepCount);
-      if (mismatch) diagnostics.push(mismatch);
-      return { rollout, steps: [], stepCount, rawSteps: null };
-    }
-    const steps = splitSteps(rollout.response, rule, rollout.explicitSteps);
-    const mismatch = stepCountMismatch(rollout, steps.length);
-    if (mismatch) diagnostics.push(mismatch);
-    const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;
-    return { rollout, steps, stepCount: steps.length, rawSteps };
-  });
+  const rollouts: PreparedRollout[] = [];
+  const diagnostics: Diagnostic[] = [];
+  prepareRecordInto(record, options, rollouts, diagnostics);
   return { rollouts, diagnostics };
+}
+
+/**
+ * `prepareRecord` appending to the caller's lists, as an analysis does for every record of a dump
+ * (no lists per record): ids go on from `options.firstId + rollouts.length`. True when the record
+ * gave no rollout and an error (an unreadable record).
+ */
+export function prepareRecordInto(record: SourceRecord, options: PrepareOptions, rollouts: PreparedRollout[], diagnostics: Diagnostic[]): boolean {
+  const adapted = adaptRecord(record, options.settings.fields);
+  for (const d of adapted.diagnostics) diagnostics.push(d);
+  const firstId = options.firstId + rollouts.length;
+  const drafts = adapted.drafts;
+  for (let k = 0; k < drafts.length; k++) rollouts.push(prepareDraft(record, drafts[k] as Rollout, firstId + k, options, diagnostics));
+  return drafts.length === 0 && adapted.diagnostics.some((d) => d.severity === 'error');
+}
+
+function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options: PrepareOptions, diagnostics: Diagnostic[]): PreparedRollout {
+  // Set in place (no copy): drafts are fresh objects, and this runs once per rollout of a dump.
+  const rollout: Rollout = draft;
+  rollout.id = id;
+  rollout.line = record.line;
+  const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
+  if (options.countOnly?.(rollout)) {
+    if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
+    const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
+    const mismatch = stepCountMismatch(rollout, stepCount);
+    if (mismatch) diagnostics.push(mismatch);
+    return { rollout, steps: NO_STEPS, stepCount, rawSteps: null };
+  }
+  const steps = splitSteps(rollout.response, rule, rollout.explicitSteps);
+  const mismatch = stepCountMismatch(rollout, steps.length);
+  if (mismatch) diagnostics.push(mismatch);
+  const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;
+  return { rollout, steps, stepCount: steps.length, rawSteps };
 }
 
 /** When the file's scores cover a different number of steps than the split finds, say so: H follows the scores. */

@@ -51,10 +51,9 @@ export function penaltyBounds(rule: PenaltyRule, maxSteps: number): PenaltyBound
   return { shortest: 1, longest: rule === 'reference' ? REFERENCE_MAX_STEPS + 1 : maxSteps };
 }
 
-/** Whether H steps draw the step-count penalty under `rule`. */
+/** Whether H steps draw the step-count penalty under `rule` (the bounds of `penaltyBounds`, without an object per rollout). */
 export function isPenalised(steps: number, rule: PenaltyRule, maxSteps: number): boolean {
-  const bounds = penaltyBounds(rule, maxSteps);
-  return steps <= bounds.shortest || steps >= bounds.longest;
+  return steps <= 1 || steps >= (rule === 'reference' ? REFERENCE_MAX_STEPS + 1 : maxSteps);
 }
 
 /** Consistencies closer than this are equal: PROF's order between them is file order, not evidence. */
@@ -78,6 +77,8 @@ export function roundHalfEven(x: number): number {
 
 interface Ranked {
   id: number;
+  /** Position in the group's input: where its decision goes. */
+  at: number;
   correct: boolean;
   steps: number;
   score: number;
@@ -90,22 +91,46 @@ interface Ranked {
  * variant's random draw so that a group's decision does not depend on the other groups.
  */
 export function decideGroup(members: readonly RankInput[], settings: FilterSettings, groupKey = ''): Decision[] {
-  const decisions = new Map<number, Decision>();
-  const ranked: Ranked[] = [];
-  for (const m of members) {
+  // Decisions by position (ids are file-order ids, distinct within a group); this runs once per
+  // group of every dump, so no map, spread or filtered copy per rollout.
+  const decisions = new Array<Decision>(members.length);
+  const correct: Ranked[] = [];
+  const incorrect: Ranked[] = [];
+  for (let at = 0; at < members.length; at++) {
+    const m = members[at] as RankInput;
     const notRanked = notRankedReason(m);
-    if (notRanked) decisions.set(m.id, unranked(m, notRanked));
-    else ranked.push({ id: m.id, correct: m.correct as boolean, steps: (m.scores as unknown[]).length, ...consistencyOf(m.correct as boolean, m.scores!, settings) });
+    if (notRanked) decisions[at] = unranked(m, notRanked);
+    else (m.correct ? correct : incorrect).push(rankedOf(m, at, settings));
   }
-  const correct = sortByConsistency(ranked.filter((r) => r.correct));
-  const incorrect = sortByConsistency(ranked.filter((r) => !r.correct));
-  const removed = chooseRemoved(correct, incorrect, settings, groupKey);
-  const removeCount = removalCount(ranked.length, settings);
-  for (const list of [correct, incorrect]) {
-    markTies(list, removed);
-    list.forEach((r, i) => decisions.set(r.id, decisionFor(r, i + 1, removed.get(r.id), removeCount)));
+  sortByConsistency(correct);
+  sortByConsistency(incorrect);
+  const removed: Removals = new Array<ReasonCode | undefined>(members.length);
+  chooseRemoved(correct, incorrect, settings, groupKey, removed);
+  const removeCount = removalCount(correct.length + incorrect.length, settings);
+  decideClass(correct, removed, removeCount, decisions);
+  decideClass(incorrect, removed, removeCount, decisions);
+  return decisions;
+}
+
+/** Why each member of a group was removed (the reason before penalty refinement), by its position in the group. */
+type Removals = (ReasonCode | undefined)[];
+
+/** The decisions of one outcome class, most trusted first. */
+function decideClass(list: readonly Ranked[], removed: Removals, removeCount: number, decisions: Decision[]): void {
+  markTies(list, removed);
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i] as Ranked;
+    decisions[r.at] = decisionFor(r, i + 1, removed[r.at], removeCount);
   }
-  return members.map((m) => decisions.get(m.id) as Decision);
+}
+
+/** A ranked member's figures: `consistencyOf` without the intermediate object. */
+function rankedOf(m: RankInput, at: number, s: FilterSettings): Ranked {
+  const scores = m.scores as readonly (number | null)[];
+  const correct = m.correct as boolean;
+  const score = aggregateScores(scores, s.aggregate);
+  const penalised = isPenalised(scores.length, s.penalty, s.maxSteps);
+  return { id: m.id, at, correct, steps: scores.length, score, consistency: (correct ? score : -score) - (penalised ? s.lambda : 0), penalised };
 }
 
 /** Reasons a tie can replace: removals by rank. A random or whole-group removal is no tie-break. */
@@ -116,23 +141,26 @@ const RANK_REMOVALS: ReadonlySet<ReasonCode> = new Set(['dropped-low-consistency
  * file order, not by its scores: its reason becomes `dropped-tie` (the kept/dropped bits stay).
  * `list` is sorted most trusted first, so equal consistencies sit next to each other.
  */
-function markTies(list: readonly Ranked[], removed: Map<number, ReasonCode>): void {
+function markTies(list: readonly Ranked[], removed: Removals): void {
   for (let i = 0; i < list.length; i++) {
     const r = list[i] as Ranked;
-    const reason = removed.get(r.id);
+    const reason = removed[r.at];
     if (reason === undefined || !RANK_REMOVALS.has(reason)) continue;
-    if (hasKeptTwin(list, i, removed)) removed.set(r.id, 'dropped-tie');
+    if (hasKeptTwin(list, i, removed)) removed[r.at] = 'dropped-tie';
   }
 }
 
-function hasKeptTwin(list: readonly Ranked[], at: number, removed: ReadonlyMap<number, ReasonCode>): boolean {
+function hasKeptTwin(list: readonly Ranked[], at: number, removed: Removals): boolean {
   const value = (list[at] as Ranked).consistency;
-  for (const step of [-1, 1]) {
-    for (let j = at + step; j >= 0 && j < list.length; j += step) {
-      const other = list[j] as Ranked;
-      if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
-      if (!removed.has(other.id)) return true;
-    }
+  for (let j = at - 1; j >= 0; j--) {
+    const other = list[j] as Ranked;
+    if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
+    if (removed[other.at] === undefined) return true;
+  }
+  for (let j = at + 1; j < list.length; j++) {
+    const other = list[j] as Ranked;
+    if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
+    if (removed[other.at] === undefined) return true;
   }
   return false;
 }
@@ -150,36 +178,60 @@ function unranked(m: RankInput, reason: ReasonCode): Decision {
 
 /** Most trusted first; see the comment inside for ties. */
 function sortByConsistency(list: Ranked[]): Ranked[] {
-  // Highest consistency first. Among equals the LATER rollout sorts first, so that the removal
-  // from the tail (lowest first) takes the earlier rollout first, as a stable ascending sort does.
-  return list.sort((a, b) => b.consistency - a.consistency || b.id - a.id);
+  return stableSort(list, byConsistency);
 }
+
+/** Below this length `stableSort` sorts by insertion. */
+const INSERTION_SORT_MAX = 32;
+
+/**
+ * `list.sort(compare)` (stable, in place, the same order), without the work arrays the built-in
+ * sort allocates on every call: a group of eight is sorted two or three times per group of a dump.
+ * Long lists go to the built-in sort.
+ */
+export function stableSort<T>(list: T[], compare: (a: T, b: T) => number): T[] {
+  if (list.length > INSERTION_SORT_MAX) return list.sort(compare);
+  for (let i = 1; i < list.length; i++) {
+    const item = list[i] as T;
+    let j = i - 1;
+    // Moves past only the items that sort strictly after it: equal items keep their order.
+    while (j >= 0 && compare(list[j] as T, item) > 0) {
+      list[j + 1] = list[j] as T;
+      j--;
+    }
+    list[j + 1] = item;
+  }
+  return list;
+}
+
+// Highest consistency first. Among equals the LATER rollout sorts first, so that the removal
+// from the tail (lowest first) takes the earlier rollout first, as a stable ascending sort does.
+const byConsistency = (a: Ranked, b: Ranked): number => b.consistency - a.consistency || b.id - a.id;
 
 /** R: how many rollouts to remove from the ranked part of the group. */
 function removalCount(n: number, s: FilterSettings): number {
   return s.remove !== null ? s.remove : n - s.m;
 }
 
-/** Map of removed id → why (the removal reason before penalty refinement). */
-function chooseRemoved(correct: Ranked[], incorrect: Ranked[], s: FilterSettings, groupKey: string): Map<number, ReasonCode> {
-  const removed = new Map<number, ReasonCode>();
+/** Marks the removed members of a group (by position) with why they were removed, before penalty refinement. */
+function chooseRemoved(correct: Ranked[], incorrect: Ranked[], s: FilterSettings, groupKey: string, removed: Removals): void {
   const n = correct.length + incorrect.length;
   const R = removalCount(n, s);
-  if (R <= 0) return removed;
+  if (R <= 0) return;
   if (s.remove !== null && n <= R) {
-    for (const r of [...correct, ...incorrect]) removed.set(r.id, 'dropped-group-too-small');
-    return removed;
+    for (const r of correct) removed[r.at] = 'dropped-group-too-small';
+    for (const r of incorrect) removed[r.at] = 'dropped-group-too-small';
+    return;
   }
   const rPlusRaw = Math.min(R, roundHalfEven((correct.length - incorrect.length + R) / 2));
   const rPlus = Math.max(0, Math.min(rPlusRaw, correct.length));
   const rMinus = Math.min(R - rPlus, incorrect.length);
-  for (const r of correct.slice(correct.length - rPlus)) removed.set(r.id, 'dropped-low-consistency');
+  for (let k = correct.length - rPlus; k < correct.length; k++) removed[(correct[k] as Ranked).at] = 'dropped-low-consistency';
   if (s.variant === 'pos') {
-    for (const r of seededSample(incorrect, rMinus, `${s.seed}\u0000${groupKey}`)) removed.set(r.id, 'dropped-random');
+    for (const r of seededSample(incorrect, rMinus, `${s.seed}\u0000${groupKey}`)) removed[r.at] = 'dropped-random';
   } else {
-    for (const r of incorrect.slice(incorrect.length - rMinus)) removed.set(r.id, 'dropped-conflict');
+    for (let k = incorrect.length - rMinus; k < incorrect.length; k++) removed[(incorrect[k] as Ranked).at] = 'dropped-conflict';
   }
-  return removed;
 }
 
 function decisionFor(r: Ranked, rank: number, removedAs: ReasonCode | undefined, R: number): Decision {

@@ -51,24 +51,28 @@ export interface FileReport {
 export function buildReport(entries: readonly ReportEntry[], unreadableLines: number): FileReport {
   const report = emptyReport(unreadableLines);
   const groups = new Map<string, number>();
-  const scored: { score: number; correct: boolean }[] = [];
+  // The scores and outcomes of ranked rollouts, side by side: no object per rollout.
+  const scores: number[] = [];
+  const labels: boolean[] = [];
+  let rankedCorrect = 0;
   for (const e of entries) {
     count(report, e);
     const d = e.decision;
     const isCorrect = e.outcome.kind === 'correct';
     groups.set(e.group, (groups.get(e.group) ?? 0) + (isCorrect && d.rank !== null ? 1 : 0));
     if (d.rank !== null && d.score !== null) {
-      scored.push({ score: d.score, correct: isCorrect });
+      scores.push(d.score);
+      labels.push(isCorrect);
+      if (isCorrect) rankedCorrect++;
       bump(report.stepCounts, String(d.steps));
     }
   }
   report.groups = groups.size;
   report.accuracy = report.rollouts ? report.outcomes.correct / report.rollouts : null;
   for (const nPlus of groups.values()) bump(report.correctPerGroup, String(nPlus));
-  const rankedCorrect = scored.filter((s) => s.correct).length;
   report.falsePositiveRate = rankedCorrect ? report.suspectedFalsePositives / rankedCorrect : null;
-  report.auroc = auroc(scored.map((s) => s.score), scored.map((s) => s.correct));
-  report.calibration = calibration(scored.map((s) => s.score), scored.map((s) => s.correct), 10);
+  report.auroc = auroc(scores, labels);
+  report.calibration = calibration(scores, labels, 10);
   return report;
 }
 

@@ -13,6 +13,13 @@ export function auroc(scores: readonly number[], labels: readonly boolean[]): nu
   for (const l of labels) if (l) positives++;
   const negatives = n - positives;
   if (positives === 0 || negatives === 0) return null;
+  const rankSumPositive = rankSumBySortedClasses(scores, labels) ?? rankSumByOrder(scores, labels);
+  return (rankSumPositive - (positives * (positives + 1)) / 2) / (positives * negatives);
+}
+
+/** The positives' sum of average ranks, from one index order sorted by score (any scores). */
+function rankSumByOrder(scores: readonly number[], labels: readonly boolean[]): number {
+  const n = scores.length;
   const order = scores.map((_, i) => i).sort((a, b) => (scores[a] as number) - (scores[b] as number));
   let rankSumPositive = 0;
   let i = 0;
@@ -23,7 +30,46 @@ export function auroc(scores: readonly number[], labels: readonly boolean[]): nu
     for (let k = i; k <= j; k++) if (labels[order[k] as number]) rankSumPositive += averageRank;
     i = j + 1;
   }
-  return (rankSumPositive - (positives * (positives + 1)) / 2) / (positives * negatives);
+  return rankSumPositive;
+}
+
+/**
+ * The same sum from the two classes' scores sorted natively and walked together (every report
+ * computes one per file, or per step of a run). The ranks and their sum are the same numbers, added
+ * in the same order. Null when a score is NaN, whose place in a sort is not defined.
+ */
+function rankSumBySortedClasses(scores: readonly number[], labels: readonly boolean[]): number | null {
+  const n = scores.length;
+  let p = 0;
+  for (let i = 0; i < n; i++) if (labels[i]) p++;
+  const pos = new Float64Array(p);
+  const neg = new Float64Array(n - p);
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < n; i++) {
+    const s = scores[i] as number;
+    if (Number.isNaN(s)) return null;
+    if (labels[i]) pos[a++] = s;
+    else neg[b++] = s;
+  }
+  pos.sort();
+  neg.sort();
+  let rankSumPositive = 0;
+  let rank = 0;
+  a = 0;
+  b = 0;
+  while (a < pos.length || b < neg.length) {
+    // The next value of the merged order; -0 and 0 are one value, as in the comparison by ===.
+    const value = b >= neg.length || (a < pos.length && (pos[a] as number) <= (neg[b] as number)) ? (pos[a] as number) : (neg[b] as number);
+    let inPos = 0;
+    while (a < pos.length && pos[a] === value) (a++, inPos++);
+    let inNeg = 0;
+    while (b < neg.length && neg[b] === value) (b++, inNeg++);
+    const averageRank = (rank + (rank + inPos + inNeg - 1)) / 2 + 1;
+    for (let k = 0; k < inPos; k++) rankSumPositive += averageRank;
+    rank += inPos + inNeg;
+  }
+  return rankSumPositive;
 }
 
 export interface CalibrationBin {

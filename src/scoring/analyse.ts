@@ -3,13 +3,13 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring } from '../core/model';
+import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, Step, StepScoring } from '../core/model';
 import type { CasService } from '../core/casService';
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
-import { prepareRecord, type PreparedRollout } from '../core/prepare';
-import { decideAll, NOT_SUSPECTED } from '../core/groups';
-import { rolloutFacts } from '../core/presentation/rolloutFacts';
+import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../core/prepare';
+import { decideAll, NOT_SUSPECTED, type FalsePositive, type GroupMember } from '../core/groups';
+import { writeRolloutFacts } from '../core/presentation/rolloutFacts';
 import { NO_LOW_STEPS } from '../core/presentation/stepFacts';
 import { buildReport } from '../core/report';
 import { readText } from '../core/reader';
@@ -32,6 +32,16 @@ export interface AnalyseOptions {
   extractAnswers?: boolean;
   /** Compute raw-line offsets of steps (default true). */
   rawOffsets?: boolean;
+  /**
+   * Note where a record's step scores and its split disagree (an `info` diagnostic; default true).
+   * A run summary lists no infos: without texts or offsets it then splits no response at all.
+   */
+  checkStepCounts?: boolean;
+  /**
+   * Derive each rollout's presentation facts: low steps, weakest step, evidence line (default
+   * true). A run summary shows none of them; its rollouts keep the empty placeholders.
+   */
+  facts?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
   /** Where the algebra runs, for grading and the checker (default: the process's CAS worker). */
@@ -82,6 +92,11 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
   };
 }
 
+/** Steps and notes of a rollout that keeps none: one frozen empty list, not one per rollout. */
+const NO_STEPS = Object.freeze([]) as unknown as Step[];
+const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
+const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
+
 /** Shared placeholders until finish() decides: no allocation per rollout for them. */
 const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
 
@@ -126,23 +141,22 @@ export class Analyzer {
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
-    for (const record of records) {
-      const result = prepareRecord(record, { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length + prepared.length, countOnly: this.countOnly });
-      this.diagnostics.push(...result.diagnostics);
-      if (result.rollouts.length === 0 && result.diagnostics.some((d) => d.severity === 'error')) this.unreadable++;
-      prepared.push(...result.rollouts);
-    }
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true };
+    for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, this.diagnostics)) this.unreadable++;
+    const rollouts = new Array<Rollout>(prepared.length);
+    for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
     const [{ outcomes, ungraded }, scorings] = await Promise.all([
-      this.outcomes.resolve(prepared.map((p) => p.rollout), { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
+      this.outcomes.resolve(rollouts, { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
       this.chain.score(prepared, { signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
     for (const u of ungraded) this.diagnostics.push(notGraded(u));
-    prepared.forEach((p, i) => {
-      const scoring = scorings[i]!;
-      if (scoring.kind === 'scored') for (const n of scoring.notDecided ?? []) this.diagnostics.push(notChecked(p.rollout, n));
-      this.rollouts.push(this.toAnalysed(p, outcomes[i]!, scoring));
-    });
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i] as PreparedRollout;
+      const scoring = scorings[i] as StepScoring;
+      if (scoring.kind === 'scored' && scoring.notDecided) for (const n of scoring.notDecided) this.diagnostics.push(notChecked(p.rollout, n));
+      this.rollouts.push(this.toAnalysed(p, outcomes[i] as AnalysedRollout['outcome'], scoring));
+    }
   }
 
   private toAnalysed(p: PreparedRollout, outcome: AnalysedRollout['outcome'], scoring: StepScoring): AnalysedRollout {
@@ -160,11 +174,11 @@ export class Analyzer {
       response: this.keepText ? r.response : '',
       responseChars: r.response.length,
       gold: r.gold,
-      steps: this.keepText ? p.steps : [],
+      steps: this.keepText ? p.steps : NO_STEPS,
       rawSteps: p.rawSteps,
-      stepScores: scored ? scoring.scores : [],
+      stepScores: scored ? scoring.scores : NO_SCORES,
       // Empty when the scorer had nothing to say about any step (file scores).
-      stepNotes: scored ? (scoring.notes ?? []) : [],
+      stepNotes: scored ? (scoring.notes ?? NO_NOTES) : NO_NOTES,
       scorer: scoring.scorer,
       unscoredReason: scored ? null : scoring.reason,
       outcome,
@@ -182,20 +196,21 @@ export class Analyzer {
 
   /** Decide every group and build the report. */
   async finish(): Promise<FileAnalysis> {
-    const members = this.rollouts.map((r) => ({
-      id: r.id,
-      group: r.group,
-      correct: r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null,
-      nonBinary: r.outcome.kind === 'non-binary',
-      scores: r.isScored ? r.stepScores : null,
-    }));
+    const rollouts = this.rollouts;
+    const members = new Array<GroupMember>(rollouts.length);
+    for (let i = 0; i < rollouts.length; i++) {
+      const r = rollouts[i] as AnalysedRollout;
+      const kind = r.outcome.kind;
+      members[i] = { id: r.id, group: r.group, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: r.isScored ? r.stepScores : null };
+    }
     const decided = decideAll(members, this.settings);
-    this.rollouts.forEach((r, i) => {
-      r.decision = decided.decisions[i]!;
-      r.falsePositive = decided.falsePositives[i]!;
-      const { stepScores, stepNotes, isScored, falsePositive } = r;
-      Object.assign(r, rolloutFacts({ stepScores, stepNotes, isScored, falsePositive, steps: r.decision.steps }, this.settings));
-    });
+    const withFacts = this.options.facts ?? true;
+    for (let i = 0; i < rollouts.length; i++) {
+      const r = rollouts[i] as AnalysedRollout;
+      r.decision = decided.decisions[i] as Decision;
+      r.falsePositive = decided.falsePositives[i] as FalsePositive;
+      if (withFacts) writeRolloutFacts(r, r.decision.steps, this.settings);
+    }
     const report = buildReport(this.rollouts, this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();

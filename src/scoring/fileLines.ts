@@ -28,9 +28,11 @@ export async function* readFileLines(path: string, chunkBytes = CHUNK): AsyncGen
   try {
     const splitter = new LineSplitter();
     let position = 0;
+    // One buffer for every read: the splitter decodes what it is given before it returns (an
+    // unfinished line keeps its text and at most three bytes of a split character, copied), so
+    // nothing refers to the bytes of the last read. A fresh megabyte per read only fed the collector.
+    const chunk = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
-      // A fresh buffer per read: an unfinished line keeps its chunks without copying them.
-      const chunk = Buffer.allocUnsafe(chunkBytes);
       const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position);
       position += bytesRead;
       const batch = bytesRead === 0 ? splitter.end() : splitter.push(chunk.subarray(0, bytesRead));

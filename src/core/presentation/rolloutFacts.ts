@@ -41,3 +41,16 @@ export function rolloutFacts(input: FactsInput, settings: Pick<ProfSettings, 'th
     evidence: evidenceLine(input, settings),
   };
 }
+
+/**
+ * The same facts written onto the rollout they are derived from (`steps`: its H), as the analysis
+ * does for every rollout of a dump: no input or result object per rollout, and the evidence line
+ * is only worded for a rollout that has evidence.
+ */
+export function writeRolloutFacts(r: RolloutFacts & Omit<FactsInput, 'steps'>, steps: number, settings: Pick<ProfSettings, 'threshold' | 'aggregate'>): void {
+  const lowSteps = r.isScored ? lowStepsOf(r.stepScores, settings.threshold) : lowStepsOf(null, settings.threshold);
+  r.lowSteps = lowSteps;
+  r.firstLowStep = lowSteps[0] ?? null;
+  r.weakestStep = r.isScored ? weakestStepOf(r.stepScores) : null;
+  r.evidence = r.falsePositive.evidence ? evidenceLine({ falsePositive: r.falsePositive, stepNotes: r.stepNotes, steps }, settings) : null;
+}

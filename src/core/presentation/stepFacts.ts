@@ -15,19 +15,24 @@ export function isLowScore(score: number | null | undefined, threshold: number):
 export function lowStepsOf(scores: readonly (number | null)[] | null, threshold: number): number[] {
   if (!scores) return NO_LOW_STEPS as number[];
   let low: number[] | null = null;
-  scores.forEach((score, i) => {
-    if (isLowScore(score, threshold)) (low ??= []).push(i);
-  });
+  for (let i = 0; i < scores.length; i++) if (isLowScore(scores[i], threshold)) (low ??= []).push(i);
   return low ?? (NO_LOW_STEPS as number[]);
 }
 
 /** The weakest scored step: its 0-based index and score (the first of equals), or null. */
 export function weakestStepOf(scores: readonly (number | null)[] | null): { step: number; score: number } | null {
-  let weakest: { step: number; score: number } | null = null;
-  scores?.forEach((score, step) => {
-    if (score !== null && Number.isFinite(score) && (weakest === null || score < weakest.score)) weakest = { step, score };
-  });
-  return weakest;
+  if (!scores) return null;
+  // One object for the answer, not one per new minimum: this runs for every rollout of a dump.
+  let step = -1;
+  let weakest = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i];
+    if (typeof score === 'number' && Number.isFinite(score) && (step === -1 || score < weakest)) {
+      step = i;
+      weakest = score;
+    }
+  }
+  return step === -1 ? null : { step, score: weakest };
 }
 
 /** Mean and minimum of the scored steps; nulls when there are none. */

@@ -102,9 +102,9 @@ export function histogramStats(counts: Readonly<Record<string, number>>): { mean
 }
 
 /** Nearest-rank p90 of a list of numbers (sorted in place). */
-function p90Of(values: number[]): number | null {
+function p90Of(values: Float64Array): number | null {
   if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
+  values.sort();
   return values[Math.ceil(0.9 * values.length) - 1]!;
 }
 
@@ -112,10 +112,10 @@ function p90Of(values: number[]): number | null {
 function groupTallies(rollouts: readonly StepRollout[]): { allCorrect: number; allIncorrect: number } {
   const byGroup = new Map<string, { correct: number; incorrect: number }>();
   for (const r of rollouts) {
-    const g = byGroup.get(r.group) ?? { correct: 0, incorrect: 0 };
+    let g = byGroup.get(r.group);
+    if (!g) byGroup.set(r.group, (g = { correct: 0, incorrect: 0 }));
     if (r.outcome.kind === 'correct') g.correct++;
     else if (r.outcome.kind === 'incorrect') g.incorrect++;
-    byGroup.set(r.group, g);
   }
   let allCorrect = 0;
   let allIncorrect = 0;
@@ -129,10 +129,14 @@ function groupTallies(rollouts: readonly StepRollout[]): { allCorrect: number; a
 /** The part of `step` that one analysis (one step's records of one file) gives. */
 export function partFromAnalysis(step: number, firstLine: number, report: FileReport, rollouts: readonly StepRollout[]): StepPart {
   const tallies = groupTallies(rollouts);
-  const chars = rollouts.map((r) => r.responseChars);
+  const chars = new Float64Array(rollouts.length);
+  let charTotal = 0;
   let rankedCorrect = 0;
   let scoredRollouts = 0;
-  for (const r of rollouts) {
+  for (let i = 0; i < rollouts.length; i++) {
+    const r = rollouts[i]!;
+    chars[i] = r.responseChars;
+    charTotal += r.responseChars;
     if (r.decision.rank === null) continue;
     if (r.outcome.kind === 'correct') rankedCorrect++;
     if (r.decision.score !== null) scoredRollouts++;
@@ -155,7 +159,7 @@ export function partFromAnalysis(step: number, firstLine: number, report: FileRe
     rankedCorrect,
     penalised: report.penalised,
     stepCounts: { ...report.stepCounts },
-    responseChars: { total: chars.reduce((s, c) => s + c, 0), count: chars.length, p90: p90Of(chars) },
+    responseChars: { total: charTotal, count: chars.length, p90: p90Of(chars) },
     auroc: report.auroc,
     scoredRollouts,
     scorers: { ...report.scorers },

@@ -106,7 +106,9 @@ class FileSummariser {
     while (this.open.size >= limit) await this.close(this.open.keys().next().value as number);
     const { file, settings, scorer, modelScorer, signal } = this.options;
     const opened: OpenStep = {
-      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, ...(signal ? { signal } : {}) }),
+      // A summary lists no infos and shows no rollout: the step-count check (an info) and the
+      // presentation facts (low steps, evidence lines) are not made.
+      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, checkStepCounts: false, facts: false, ...(signal ? { signal } : {}) }),
       firstLine: line,
     };
     this.open.set(step, opened);
