@@ -54,6 +54,8 @@ interface Plan {
   /** What the summaries depend on of the scorer; null when that is not known (they are then not cached). */
   scorer: unknown;
   code: string;
+  /** Files found to need summarising so far (the workers start as the first ones are found). */
+  onToDo?: (count: number) => void;
   dispose: () => Promise<void>;
 }
 
@@ -79,9 +81,11 @@ async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> 
   const choice = scoring.scorer;
   return {
     summarise: (file, options) => pool.summarise({ file, settings, scorer: choice, model: null }, options),
-    parallelism: pool.size,
+    parallelism: pool.lanes,
     scorer: { choice },
     code: await codeIdentity(workerPath),
+    // No worker starts for a run the cache knows whole; one starts per file found to need it.
+    onToDo: (count) => pool.warm(count),
     dispose: () => pool.dispose(),
   };
 }
@@ -97,7 +101,7 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     const progress = progressLine(io);
     try {
       const cache = cacheDir === null || plan.scorer === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
-      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update }).catch((error: unknown) => {
+      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, ...(plan.onToDo ? { onToDo: plan.onToDo } : {}) }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;
       });
       progress.end();

@@ -37,6 +37,8 @@ export interface SummariseFilesOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Each file's summary as soon as it is known (cached or fresh). */
   onFile?: (summary: FileSummary) => void;
+  /** How many files need summarising so far, each time the cache turns one down (summarisers can start meanwhile). */
+  onToDo?: (count: number) => void;
 }
 
 /** What summarising a set of files came to. */
@@ -114,6 +116,7 @@ class FilesPass {
       }
       this.todo.push(i);
       this.progress.bytesTotal += stamp.size;
+      this.options.onToDo?.(this.todo.length);
     });
     this.todo.sort((a, b) => a - b);
     this.report();

@@ -17,6 +17,11 @@ const models = new ModelScorers();
 const running = new Map<number, AbortController>();
 /** Progress is throttled: a dashboard or a terminal line needs no more. */
 const PROGRESS_INTERVAL_MS = 200;
+/**
+ * When this worker last sent progress, whatever the file: a run of small files is done a file every
+ * few tens of milliseconds, and a message per file said nothing the file's result does not.
+ */
+let lastProgress = 0;
 
 function post(message: SummaryWorkerToHost): void {
   port?.postMessage(message);
@@ -32,7 +37,6 @@ async function modelFor(request: SummariseRequest): Promise<{ scorer?: Scorer; e
 async function summarise(request: SummariseRequest): Promise<void> {
   const controller = new AbortController();
   running.set(request.id, controller);
-  let lastProgress = 0;
   try {
     const model = await modelFor(request);
     // A model kind without a model (it failed to open) scores with the checker; the chain sees to that.
