@@ -100,8 +100,11 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     const plan = await planFor(args, scoring);
     const progress = progressLine(io);
     try {
-      const cache = cacheDir === null || plan.scorer === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
-      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, ...(plan.onToDo ? { onToDo: plan.onToDo } : {}) }).catch((error: unknown) => {
+      // A command waits for its files and cache entries anyway: they are looked up and stored with blocking calls.
+      const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
+      const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
+      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, blocking: true };
+      const result = await summariseRuns(paths, { ...options, ...(plan.onToDo ? { onToDo: plan.onToDo } : {}) }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;
       });
       progress.end();

@@ -4,6 +4,7 @@
  * model scorer), with progress in files and bytes. A file that cannot be read becomes a summary
  * that says why; the other files go on.
  */
+import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
@@ -39,6 +40,11 @@ export interface SummariseFilesOptions {
   onFile?: (summary: FileSummary) => void;
   /** How many files need summarising so far, each time the cache turns one down (summarisers can start meanwhile). */
   onToDo?: (count: number) => void;
+  /**
+   * Look files up with blocking calls: a command waits for them anyway, and it then knows in a few
+   * milliseconds what a run of hundreds of files needs, rather than in tens while its workers start.
+   */
+  blocking?: boolean;
 }
 
 /** What summarising a set of files came to. */
@@ -85,6 +91,19 @@ const STAT_PARALLELISM = 32;
 
 type Stamp = { size: number; mtimeMs: number };
 
+function stampLater(file: string): Promise<Stamp | NodeJS.ErrnoException> {
+  return stat(file).then((s): Stamp => ({ size: s.size, mtimeMs: s.mtimeMs }), (e: NodeJS.ErrnoException) => e);
+}
+
+function stampNow(file: string): Promise<Stamp | NodeJS.ErrnoException> {
+  try {
+    const s = statSync(file);
+    return Promise.resolve({ size: s.size, mtimeMs: s.mtimeMs });
+  } catch (error) {
+    return Promise.resolve(error as NodeJS.ErrnoException);
+  }
+}
+
 /** One pass over a set of files: what is known of each, and the progress to report. */
 class FilesPass {
   readonly summaries: FileSummary[];
@@ -105,8 +124,9 @@ class FilesPass {
 
   /** Sizes and times of every file; the cache answers for those it knows. */
   async look(): Promise<void> {
+    const stampOf = this.options.blocking ? stampNow : stampLater;
     await eachLimited(this.files, STAT_PARALLELISM, async (file, i) => {
-      const stamp = await stat(file).then((s): Stamp => ({ size: s.size, mtimeMs: s.mtimeMs }), (e: NodeJS.ErrnoException) => e);
+      const stamp = await stampOf(file);
       this.stamps[i] = stamp;
       if (stamp instanceof Error) return this.done(i, failed(file, 0, 0, `cannot be read: ${stamp.code ?? stamp.message}`));
       const cached = await this.options.cache?.get(file, stamp);

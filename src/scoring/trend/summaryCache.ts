@@ -7,6 +7,7 @@
  * leave a torn entry.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FileSummary } from '../../core/run/runSummary';
@@ -47,17 +48,89 @@ export async function codeIdentity(path: string): Promise<string> {
   return info ? `${path}:${info.size}:${info.mtimeMs}` : path;
 }
 
+/** How entries are read and written: through the thread pool, or blocking. */
+interface EntryFiles {
+  read(path: string): Promise<string | null>;
+  /** Writes atomically (a temporary file, then rename); a failure is not an error. */
+  write(path: string, text: string): Promise<void>;
+}
+
+/** Off the calling thread (the editor): the folder is made once, again if it has gone since. */
+function pooledFiles(folder: string): EntryFiles {
+  let folderMade: Promise<unknown> | null = null;
+  const makeFolder = (): Promise<unknown> => mkdir(folder, { recursive: true });
+  return {
+    read: (path) => readFile(path, 'utf8').catch(() => null),
+    async write(path, text) {
+      const temporary = temporaryPath(path);
+      try {
+        await (folderMade ??= makeFolder());
+        await writeFile(temporary, text).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          await makeFolder();
+          await writeFile(temporary, text);
+        });
+        await rename(temporary, path);
+      } catch {
+        // A cache that cannot be written only costs time next run.
+        await unlink(temporary).catch(() => undefined);
+      }
+    },
+  };
+}
+
+/**
+ * Blocking, for a command, which waits for its entries anyway: two hundred entries are read in a
+ * few milliseconds so, against tens of milliseconds through the thread pool while workers start.
+ */
+function blockingFiles(folder: string): EntryFiles {
+  let isFolderMade = false;
+  return {
+    read(path) {
+      try {
+        return Promise.resolve(readFileSync(path, 'utf8'));
+      } catch {
+        return Promise.resolve(null);
+      }
+    },
+    write(path, text) {
+      const temporary = temporaryPath(path);
+      try {
+        if (!isFolderMade) mkdirSync(folder, { recursive: true });
+        isFolderMade = true;
+        writeFileSync(temporary, text);
+        renameSync(temporary, path);
+      } catch {
+        // A cache that cannot be written only costs time next run.
+        isFolderMade = false;
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // Nothing was written.
+        }
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+function temporaryPath(path: string): string {
+  return `${path}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
 /**
  * The cache of run summaries under `dir/trend`, for one identity (or one still being worked out,
- * such as a model folder's content hash: the cache waits for it).
+ * such as a model folder's content hash: the cache waits for it). `blocking`: read and write
+ * entries with blocking calls (a command line, never the editor).
  */
-export function createSummaryCache(dir: string, identityOf: string | Promise<string>): SummaryCache {
+export function createSummaryCache(dir: string, identityOf: string | Promise<string>, options: { blocking?: boolean } = {}): SummaryCache {
   const folder = join(dir, 'trend');
+  const files = options.blocking ? blockingFiles(folder) : pooledFiles(folder);
   const entryPath = async (file: string): Promise<string> => join(folder, `${createHash('sha256').update(await identityOf).update('\0').update(resolve(file)).digest('hex').slice(0, 40)}.json`);
   return {
     async get(file, stamp) {
       const identity = await identityOf;
-      const text = await readFile(await entryPath(file), 'utf8').catch(() => null);
+      const text = await files.read(await entryPath(file));
       if (text === null) return null;
       try {
         const entry = JSON.parse(text) as Entry;
@@ -70,17 +143,8 @@ export function createSummaryCache(dir: string, identityOf: string | Promise<str
       }
     },
     async set(summary) {
-      const path = await entryPath(summary.file);
-      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       const entry: Entry = { version: ENTRY_VERSION, identity: await identityOf, summary };
-      try {
-        await mkdir(folder, { recursive: true });
-        await writeFile(temporary, JSON.stringify(entry));
-        await rename(temporary, path);
-      } catch {
-        // A cache that cannot be written only costs time next run.
-        await unlink(temporary).catch(() => undefined);
-      }
+      await files.write(await entryPath(summary.file), JSON.stringify(entry));
     },
   };
 }

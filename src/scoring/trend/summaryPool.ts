@@ -11,7 +11,7 @@ import type { ProfSettings } from '../../core/settings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import { isSummaryWorkerToHost, type HostToSummaryWorker, type SummaryWorkerToHost } from '../../protocol/trend';
-import { stopAfterAsking, SupervisedWorker, WorkerCrashError } from '../supervisedWorker';
+import { abortError, stopAfterAsking, SupervisedWorker, WorkerCrashError } from '../supervisedWorker';
 
 /** One file to summarise, and how. */
 export interface SummaryJob {
@@ -37,9 +37,23 @@ export interface JobOptions {
 /** A worker releasing an open model gets this long before it is terminated. */
 const STOP_GRACE_MS = 2_000;
 
-/** Worker threads that summarise files, `size` at a time. */
+type SummaryWorker = SupervisedWorker<SummaryWorkerToHost>;
+
+/** A file waiting for a worker. */
+interface Waiting {
+  take(worker: SummaryWorker): void;
+  fail(error: Error): void;
+}
+
+/**
+ * Worker threads that summarise files, `size` at a time. A file goes to the first worker that has
+ * none (its next file is sent as the last one's result arrives), so no worker waits while another
+ * has files queued.
+ */
 export class SummaryPool {
-  private readonly workers: SupervisedWorker<SummaryWorkerToHost>[];
+  private readonly workers: SummaryWorker[];
+  private readonly free: SummaryWorker[];
+  private readonly waiting: Waiting[] = [];
 
   constructor(workerPath: string, size: number) {
     this.workers = Array.from({ length: Math.max(1, Math.floor(size)) }, () => new SupervisedWorker<SummaryWorkerToHost>({
@@ -54,6 +68,7 @@ export class SummaryPool {
       unrefWhenIdle: true,
       stop: stopAfterAsking({ type: 'shutdown' } satisfies HostToSummaryWorker, STOP_GRACE_MS),
     }));
+    this.free = [...this.workers];
   }
 
   /** How many files are summarised at once. */
@@ -62,9 +77,9 @@ export class SummaryPool {
   }
 
   /**
-   * How many files to hand the pool at once: two per worker, so that each has its next file
-   * waiting when one is done, and does not sit idle while the host stores a summary in the cache
-   * and picks the next file (a few milliseconds a file: a tenth of a run of small step files).
+   * How many files to hand the pool at once: two per worker, so that a worker that is done has
+   * its next file waiting, and does not sit idle while the host stores a summary in the cache and
+   * picks the next file (a few milliseconds a file: a tenth of a run of small step files).
    */
   get lanes(): number {
     return this.workers.length * 2;
@@ -81,7 +96,7 @@ export class SummaryPool {
 
   /** Summarise a file; resolves with its figures or rejects with a message naming what went wrong. */
   async summarise(job: SummaryJob, options: JobOptions = {}): Promise<SummaryOutcome> {
-    const worker = this.workers.reduce((best, w) => (w.pending < best.pending ? w : best));
+    const worker = await this.freeWorker(options.signal);
     const request = { type: 'summarise', ...job } as const;
     try {
       const reply = await worker.request((id) => ({ ...request, id } satisfies HostToSummaryWorker), {
@@ -94,11 +109,41 @@ export class SummaryPool {
     } catch (error) {
       if (error instanceof WorkerCrashError) throw new Error(`the summary worker stopped while reading ${job.file}: ${error.message}`);
       throw error;
+    } finally {
+      this.release(worker);
     }
   }
 
   /** Stops every worker (releasing a model first); waiting jobs fail. */
   async dispose(): Promise<void> {
+    const error = new Error('the trend summary workers have been disposed');
+    for (const waiting of this.waiting.splice(0)) waiting.fail(error);
     await Promise.all(this.workers.map((w) => w.dispose()));
+  }
+
+  /** A worker with no file, as soon as there is one (files are served in the order they came). */
+  private freeWorker(signal: AbortSignal | undefined): Promise<SummaryWorker> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    const worker = this.free.shift();
+    if (worker) return Promise.resolve(worker);
+    return new Promise<SummaryWorker>((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = this.waiting.indexOf(waiting);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(abortError(signal));
+      };
+      const waiting: Waiting = {
+        take: (w) => (signal?.removeEventListener('abort', onAbort), resolve(w)),
+        fail: (error) => (signal?.removeEventListener('abort', onAbort), reject(error)),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiting);
+    });
+  }
+
+  private release(worker: SummaryWorker): void {
+    const next = this.waiting.shift();
+    if (next) next.take(worker);
+    else this.free.push(worker);
   }
 }
