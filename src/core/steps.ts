@@ -2,7 +2,7 @@
  * Splitting a response into reasoning steps (DESIGN §4), each with its [start, end) offsets in the
  * decoded response so it can be tinted in place.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { Step } from './model';
 import type { SplitRule } from './settings';
 
@@ -33,12 +33,21 @@ export function splitSteps(response: string, rule: SplitRule, explicit?: readonl
  */
 const compiledPatterns = new Map<string, RE2JS>();
 
+/**
+ * re2js is loaded on the first `regex:` split, not with this module: building its tables cost every
+ * command and worker some 6 ms at start, and most never split by a pattern. (`require` is declared
+ * here, not taken from Node's types, which core does not use; every bundle and the test runner
+ * provide it.)
+ */
+declare const require: (id: 're2js') => typeof import('re2js');
+let engine: typeof RE2JS | null = null;
+
 /** The RE2 form of a user pattern, or why it cannot be one. */
 export function compileSplitPattern(pattern: string): RE2JS | Error {
   const known = compiledPatterns.get(pattern);
   if (known) return known;
   try {
-    const compiled = RE2JS.compile(pattern);
+    const compiled = (engine ??= require('re2js').RE2JS).compile(pattern);
     if (compiledPatterns.size >= 32) compiledPatterns.clear();
     compiledPatterns.set(pattern, compiled);
     return compiled;

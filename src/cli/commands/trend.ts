@@ -56,6 +56,8 @@ interface Plan {
   code: string;
   /** Files found to need summarising so far (the workers start as the first ones are found). */
   onToDo?: (count: number) => void;
+  /** Every file has been handed out (workers left without one stop meanwhile). */
+  onAllHandedOut?: () => void;
   dispose: () => Promise<void>;
 }
 
@@ -86,6 +88,7 @@ async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> 
     code: await codeIdentity(workerPath),
     // No worker starts for a run the cache knows whole; one starts per file found to need it.
     onToDo: (count) => pool.warm(count),
+    onAllHandedOut: () => pool.finishWhenIdle(),
     dispose: () => pool.dispose(),
   };
 }
@@ -104,7 +107,8 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
       const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
       const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, blocking: true };
-      const result = await summariseRuns(paths, { ...options, ...(plan.onToDo ? { onToDo: plan.onToDo } : {}) }).catch((error: unknown) => {
+      const hooks = { ...(plan.onToDo ? { onToDo: plan.onToDo } : {}), ...(plan.onAllHandedOut ? { onAllHandedOut: plan.onAllHandedOut } : {}) };
+      const result = await summariseRuns(paths, { ...options, ...hooks }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;
       });
       progress.end();

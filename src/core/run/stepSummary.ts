@@ -167,7 +167,7 @@ export function partFromAnalysis(step: number, firstLine: number, report: FileRe
 }
 
 function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+  for (const k in from) if (Object.prototype.hasOwnProperty.call(from, k)) into[k] = (into[k] ?? 0) + (from[k] as number);
 }
 
 /** Weighted mean of the non-null values; null when none has weight. */
@@ -193,45 +193,57 @@ function sourcesOf(parts: readonly { file: string; part: StepPart }[]): StepSour
 export function mergeParts(parts: readonly { file: string; part: StepPart }[]): StepSummary {
   const first = parts[0];
   if (!first) throw new Error('a step needs at least one part');
-  const sum = (pick: (p: StepPart) => number): number => parts.reduce((s, { part }) => s + pick(part), 0);
+  // One pass over the parts (a run merges a step per file, and this runs once, before the JIT has warmed).
+  const t = { rollouts: 0, groups: 0, correct: 0, incorrect: 0, allCorrectGroups: 0, allIncorrectGroups: 0, kept: 0, dropped: 0 };
+  const u = { suspected: 0, penalised: 0, rankedCorrect: 0, charTotal: 0, charCount: 0, notRanked: 0, otherOutcomes: 0 };
   const byReason: Record<string, number> = {};
   const stepCounts: Record<string, number> = {};
   const scorers: Record<string, number> = {};
-  for (const { part } of parts) {
-    addCounts(byReason, part.byReason);
-    addCounts(stepCounts, part.stepCounts);
-    addCounts(scorers, part.scorers);
+  for (const { part: p } of parts) {
+    t.rollouts += p.rollouts;
+    t.groups += p.groups;
+    t.correct += p.correct;
+    t.incorrect += p.incorrect;
+    t.allCorrectGroups += p.allCorrectGroups;
+    t.allIncorrectGroups += p.allIncorrectGroups;
+    t.kept += p.kept;
+    t.dropped += p.dropped;
+    u.suspected += p.suspectedFalsePositives;
+    u.penalised += p.penalised;
+    u.rankedCorrect += p.rankedCorrect;
+    u.charTotal += p.responseChars.total;
+    u.charCount += p.responseChars.count;
+    u.notRanked += p.notRanked;
+    u.otherOutcomes += p.otherOutcomes;
+    addCounts(byReason, p.byReason);
+    addCounts(stepCounts, p.stepCounts);
+    addCounts(scorers, p.scorers);
   }
   const h = histogramStats(stepCounts);
-  const correct = sum((p) => p.correct);
-  const incorrect = sum((p) => p.incorrect);
-  const rankedCorrect = sum((p) => p.rankedCorrect);
-  const suspected = sum((p) => p.suspectedFalsePositives);
-  const charCount = sum((p) => p.responseChars.count);
   const isSingle = parts.length === 1;
   const summary: StepSummary = {
     step: first.part.step,
-    rollouts: sum((p) => p.rollouts),
-    groups: sum((p) => p.groups),
-    correct,
-    incorrect,
-    accuracy: correct + incorrect > 0 ? correct / (correct + incorrect) : null,
-    allCorrectGroups: sum((p) => p.allCorrectGroups),
-    allIncorrectGroups: sum((p) => p.allIncorrectGroups),
-    kept: sum((p) => p.kept),
-    dropped: sum((p) => p.dropped),
+    rollouts: t.rollouts,
+    groups: t.groups,
+    correct: t.correct,
+    incorrect: t.incorrect,
+    accuracy: t.correct + t.incorrect > 0 ? t.correct / (t.correct + t.incorrect) : null,
+    allCorrectGroups: t.allCorrectGroups,
+    allIncorrectGroups: t.allIncorrectGroups,
+    kept: t.kept,
+    dropped: t.dropped,
     byReason,
-    suspectedFalsePositives: suspected,
-    penalised: sum((p) => p.penalised),
+    suspectedFalsePositives: u.suspected,
+    penalised: u.penalised,
     stepsMean: h.mean,
     stepsP90: h.p90,
-    responseCharsMean: charCount > 0 ? sum((p) => p.responseChars.total) / charCount : null,
+    responseCharsMean: u.charCount > 0 ? u.charTotal / u.charCount : null,
     auroc: isSingle ? first.part.auroc : weightedMean(parts.map(({ part }) => ({ value: part.auroc, weight: part.scoredRollouts }))),
-    falsePositiveShare: rankedCorrect > 0 ? suspected / rankedCorrect : null,
+    falsePositiveShare: u.rankedCorrect > 0 ? u.suspected / u.rankedCorrect : null,
     stepsMedian: h.median,
     responseCharsP90: isSingle ? first.part.responseChars.p90 : weightedMean(parts.map(({ part }) => ({ value: part.responseChars.p90, weight: part.responseChars.count }))),
-    notRanked: sum((p) => p.notRanked),
-    otherOutcomes: sum((p) => p.otherOutcomes),
+    notRanked: u.notRanked,
+    otherOutcomes: u.otherOutcomes,
     scorers,
     sources: sourcesOf(parts),
   };

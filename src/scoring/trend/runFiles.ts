@@ -45,6 +45,8 @@ export interface SummariseFilesOptions {
    * milliseconds what a run of hundreds of files needs, rather than in tens while its workers start.
    */
   blocking?: boolean;
+  /** Called once every file that needs summarising has been handed to `summarise` (summarisers left idle can stop). */
+  onAllHandedOut?: () => void;
 }
 
 /** What summarising a set of files came to. */
@@ -184,7 +186,12 @@ class FilesPass {
 export async function summariseFiles(files: readonly string[], options: SummariseFilesOptions): Promise<FilesResult> {
   const pass = new FilesPass(files, options);
   await pass.look();
-  await eachLimited(pass.todo, options.parallelism, (i) => pass.summarise(i));
+  let handedOut = 0;
+  await eachLimited(pass.todo, options.parallelism, (i) => {
+    const summarised = pass.summarise(i);
+    if (++handedOut === pass.todo.length) options.onAllHandedOut?.();
+    return summarised;
+  });
   return pass.result;
 }
 

@@ -54,6 +54,9 @@ export class SummaryPool {
   private readonly workers: SummaryWorker[];
   private readonly free: SummaryWorker[];
   private readonly waiting: Waiting[] = [];
+  /** No more files will come: each worker stops as soon as it has none. */
+  private isFinishing = false;
+  private readonly stopping: Promise<void>[] = [];
 
   constructor(workerPath: string, size: number) {
     this.workers = Array.from({ length: Math.max(1, Math.floor(size)) }, () => new SupervisedWorker<SummaryWorkerToHost>({
@@ -114,11 +117,20 @@ export class SummaryPool {
     }
   }
 
+  /**
+   * No more files will be given: each worker stops as soon as it has none, so that stopping (a
+   * thread's heap is freed, tens of milliseconds) goes on while the last files are summarised.
+   */
+  finishWhenIdle(): void {
+    this.isFinishing = true;
+    for (const worker of this.free.splice(0)) this.stopping.push(worker.dispose());
+  }
+
   /** Stops every worker (releasing a model first); waiting jobs fail. */
   async dispose(): Promise<void> {
     const error = new Error('the trend summary workers have been disposed');
     for (const waiting of this.waiting.splice(0)) waiting.fail(error);
-    await Promise.all(this.workers.map((w) => w.dispose()));
+    await Promise.all([...this.stopping, ...this.workers.map((w) => w.dispose())]);
   }
 
   /** A worker with no file, as soon as there is one (files are served in the order they came). */
@@ -144,6 +156,7 @@ export class SummaryPool {
   private release(worker: SummaryWorker): void {
     const next = this.waiting.shift();
     if (next) next.take(worker);
+    else if (this.isFinishing) this.stopping.push(worker.dispose());
     else this.free.push(worker);
   }
 }
