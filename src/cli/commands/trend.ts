@@ -97,7 +97,7 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     const progress = progressLine(io);
     try {
       const cache = cacheDir === null || plan.scorer === null ? null : createSummaryCache(cacheDir, summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code }));
-      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update }).catch((error: unknown) => {
+      const result = await summariseRuns(paths, { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;
       });
       progress.end();
