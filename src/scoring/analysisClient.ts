@@ -17,7 +17,8 @@ import {
 } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
-import { stopAfterAsking, SupervisedWorker } from './supervisedWorker';
+import { SupervisedWorker } from './supervisedWorker';
+import { stopAfterAsking } from './workerPolicy';
 
 /** A finished analysis as the host keeps it. */
 export interface HostAnalysis {

@@ -106,7 +106,7 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       // A command waits for its files and cache entries anyway: they are looked up and stored with blocking calls.
       const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
       const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
-      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, blocking: true };
+      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true };
       const hooks = { ...(plan.onToDo ? { onToDo: plan.onToDo } : {}), ...(plan.onAllHandedOut ? { onAllHandedOut: plan.onAllHandedOut } : {}) };
       const result = await summariseRuns(paths, { ...options, ...hooks }).catch((error: unknown) => {
         throw error instanceof RunPathError ? new UsageError(error.message) : error;

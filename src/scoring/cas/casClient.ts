@@ -11,7 +11,8 @@ import { Worker } from 'node:worker_threads';
 import { shorten } from '../../core/casLimits';
 import type { CasResult, CasService, CasTask } from '../../core/casService';
 import { isCasToHost, type CasToHost } from '../../protocol/cas';
-import { SupervisedWorker, WorkerCrashError, WorkerStallError } from '../supervisedWorker';
+import { SupervisedWorker } from '../supervisedWorker';
+import { WorkerCrashError, WorkerStallError } from '../workerPolicy';
 
 /** How long one task may take (well above the ~1 ms a real comparison costs, even on a loaded machine). */
 export const CAS_TASK_BUDGET_MS = 1500;

@@ -12,7 +12,8 @@ import {
   type ReadyResponse,
   type WorkerToHostMessage,
 } from '../../protocol/worker';
-import { abortError, stopAfterAsking, SupervisedWorker } from '../supervisedWorker';
+import { SupervisedWorker } from '../supervisedWorker';
+import { abortError, stopAfterAsking } from '../workerPolicy';
 
 export { abortError };
 

@@ -5,10 +5,12 @@
  * that says why; the other files go on.
  */
 import { statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
 import { compareRunFiles } from '../../core/run/trainingStep';
+import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
+import type { FieldRole } from '../../core/settings';
 import type { SummaryCache } from './summaryCache';
 import type { JobOptions, SummaryOutcome } from './summaryPool';
 
@@ -47,6 +49,8 @@ export interface SummariseFilesOptions {
   blocking?: boolean;
   /** Called once every file that needs summarising has been handed to `summarise` (summarisers left idle can stop). */
   onAllHandedOut?: () => void;
+  /** The user's field mapping, which decides whether a `.json` object in a run folder holds rollouts. */
+  fields?: Partial<Record<FieldRole, string>>;
 }
 
 /** What summarising a set of files came to. */
@@ -61,8 +65,13 @@ export interface FilesResult {
 /** A run path is neither a folder nor a file. */
 export class RunPathError extends Error {}
 
-/** The run's files, absolute, in step order: the folder's `.jsonl`/`.json` files, or the one file given. */
-export async function listRunFiles(path: string): Promise<string[]> {
+/**
+ * The run's files, absolute, in step order: the folder's `.jsonl`/`.json` files, or the one file
+ * given. A `.json` object in the folder that holds no rollouts (a config, a metrics file) is not a
+ * step: it is left out rather than reported as a broken step file. Empty and unreadable files stay
+ * in, to be named as problems.
+ */
+export async function listRunFiles(path: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<string[]> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => null);
   if (!info) throw new RunPathError(`${path}: no such folder or file`);
@@ -70,7 +79,25 @@ export async function listRunFiles(path: string): Promise<string[]> {
   if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file`);
   const entries = await readdir(absolute, { withFileTypes: true });
   const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && RUN_FILE.test(e.name)).map((e) => e.name);
-  return names.sort(compareRunFiles).map((name) => join(absolute, name));
+  const files = names.sort(compareRunFiles).map((name) => join(absolute, name));
+  const isStep = await Promise.all(files.map((file) => (/\.json$/i.test(file) ? mayBeStepFile(file, fields) : true)));
+  return files.filter((_, i) => isStep[i]);
+}
+
+/** False for a JSON object document whose first 64 KB hold no rollout record (a run's config or metrics). */
+export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return true;
+  try {
+    const buffer = Buffer.alloc(DETECTION_PREFIX_CHARS);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const prefix = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    if (!/^\s*\{/.test(prefix)) return true;
+    const isWholeText = bytesRead < buffer.length;
+    return holdsRollouts(prefix, { fileName: file, fields, isWholeText });
+  } finally {
+    await handle.close();
+  }
 }
 
 function failed(file: string, size: number, mtimeMs: number, message: string): FileSummary {
@@ -197,7 +224,7 @@ export async function summariseFiles(files: readonly string[], options: Summaris
 
 /** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */
 export async function summariseRuns(paths: readonly string[], options: SummariseFilesOptions): Promise<{ runs: RunSummary[]; scorerLabel: string | null; modelErrors: string[] }> {
-  const listed = await Promise.all(paths.map(listRunFiles));
+  const listed = await Promise.all(paths.map((path) => listRunFiles(path, options.fields)));
   const all = listed.flat();
   const result = await summariseFiles(all, options);
   let offset = 0;

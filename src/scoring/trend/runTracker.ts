@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
-import { listRunFiles, summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
+import { listRunFiles, mayBeStepFile, summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
 import type { SummaryCache } from './summaryCache';
 
 export interface RunTrackerDeps {
@@ -128,6 +128,8 @@ export class RunTracker {
     const info = await stat(file).catch(() => null);
     const known = this.known.get(file);
     if (!info) return this.deleted(file);
+    // A config or metrics file written into the run folder is not a step.
+    if (!this.isFileRun && /\.json$/i.test(file) && !(await mayBeStepFile(file))) return this.deleted(file);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs && known.error === undefined) return;
     this.reading.add(file);
     try {

@@ -11,7 +11,8 @@ import type { ProfSettings } from '../../core/settings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import { isSummaryWorkerToHost, type HostToSummaryWorker, type SummaryWorkerToHost } from '../../protocol/trend';
-import { abortError, stopAfterAsking, SupervisedWorker, WorkerCrashError } from '../supervisedWorker';
+import { SupervisedWorker } from '../supervisedWorker';
+import { abortError, stopAfterAsking, WorkerCrashError } from '../workerPolicy';
 
 /** One file to summarise, and how. */
 export interface SummaryJob {

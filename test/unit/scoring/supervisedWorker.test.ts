@@ -5,7 +5,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SupervisedWorker, WorkerCrashError, WorkerStallError } from '../../../src/scoring/supervisedWorker';
+import { SupervisedWorker } from '../../../src/scoring/supervisedWorker';
+import { WorkerCrashError, WorkerStallError } from '../../../src/scoring/workerPolicy';
 
 type Reply = { id: number; value: string };
 

@@ -130,14 +130,19 @@ describe('http scorer against a /pooling server', () => {
   });
 
   it('stops at once when the caller aborts', async () => {
-    const server = await serve({ onPooling: () => ({ delayMs: 5000 }) });
     const controller = new AbortController();
+    let abortedAt = 0;
+    // Abort once both concurrent requests are in (not on a timer: under load they may arrive late).
+    const server = await serve({
+      onPooling: (call) => {
+        if (call === 2) setTimeout(() => ((abortedAt = Date.now()), controller.abort()), 50);
+        return { delayMs: 5000 };
+      },
+    });
     const items = Array.from({ length: 10 }, (_, i) => item(i, ['x']));
-    const started = Date.now();
     const run = scorerFor(server, { concurrency: 2 }).score(items, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
     await expect(run).rejects.toThrow(/abort/i);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - abortedAt).toBeLessThan(2000);
     expect(poolingRequests(server)).toHaveLength(2);
   });
 

@@ -22,6 +22,8 @@ describe('the files of a run', () => {
     const dir = runCopy();
     writeFileSync(join(dir, 'notes.txt'), 'not a rollout file');
     writeFileSync(join(dir, '5.json'), '[]');
+    // A run's config or metrics file is not a step, and not a broken one either.
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ lr: 1e-6, rollout: { n: 8, temperature: 1 }, total_steps: 200 }, null, 2));
     expect((await listRunFiles(dir)).map((f) => f.slice(dir.length + 1))).toEqual(['5.json', '10.jsonl', '20.jsonl']);
     expect(await listRunFiles(join(dir, '20.jsonl'))).toEqual([join(dir, '20.jsonl')]);
     await expect(listRunFiles(join(dir, 'missing'))).rejects.toThrow(/missing: no such folder or file/);
