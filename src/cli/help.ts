@@ -22,7 +22,8 @@ Usage:
       {global_step}.jsonl, or one file whose records carry "step"): accuracy, groups
       all correct / all wrong, PROF kept and dropped by reason, suspected false
       positives, step counts H, response length, AUROC. Summaries are cached per file,
-      so a re-run reads only new or changed files; --jobs sets the worker threads.
+      so a re-run reads only new or changed files; --jobs N: at most N worker threads
+      (default one per core; fewer when little is left to summarise).
   prof-lens doctor [--model <dir>] [--url <endpoint>]... [--scorer critic] [--providers LIST] [--json]
       Check the set-up: versions, execution providers, a model folder (files, manifest,
       tokenizer, inputs/outputs, a timed one-rollout smoke score), each endpoint (GET

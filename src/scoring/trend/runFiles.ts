@@ -49,6 +49,8 @@ export interface SummariseFilesOptions {
   blocking?: boolean;
   /** Called once every file that needs summarising has been handed to `summarise` (summarisers left idle can stop). */
   onAllHandedOut?: () => void;
+  /** Called once the cache has been consulted, with what is left to summarise (before any of it is). */
+  onLooked?: (todo: { files: number; bytes: number }) => void;
   /** The user's field mapping, which decides whether a `.json` object in a run folder holds rollouts. */
   fields?: Partial<Record<FieldRole, string>>;
 }
@@ -171,6 +173,11 @@ class FilesPass {
     this.report();
   }
 
+  /** Bytes of the files the cache did not know. */
+  get todoBytes(): number {
+    return this.progress.bytesTotal;
+  }
+
   /** Summarises one file the cache did not know; a failure becomes a summary that says why. */
   async summarise(i: number): Promise<void> {
     const file = this.files[i]!;
@@ -213,6 +220,7 @@ class FilesPass {
 export async function summariseFiles(files: readonly string[], options: SummariseFilesOptions): Promise<FilesResult> {
   const pass = new FilesPass(files, options);
   await pass.look();
+  options.onLooked?.({ files: pass.todo.length, bytes: pass.todoBytes });
   let handedOut = 0;
   await eachLimited(pass.todo, options.parallelism, (i) => {
     const summarised = pass.summarise(i);

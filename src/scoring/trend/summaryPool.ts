@@ -3,7 +3,7 @@
  * file at a time under the one worker policy every PROF Lens worker runs under (SupervisedWorker:
  * every job settles exactly once, a cancel that is not heeded in time replaces the worker, a worker
  * that dies is started again after a backoff and its job is sent once more, then failed with a
- * message naming the file). A job goes to the worker with the least work waiting.
+ * message naming the file). A job goes to the first worker without one.
  */
 import { Worker } from 'node:worker_threads';
 import type { FileFigures } from '../../core/run/runSummary';
@@ -116,6 +116,15 @@ export class SummaryPool {
     } finally {
       this.release(worker);
     }
+  }
+
+  /**
+   * Only the first `count` workers take files (the others are never started): a little work is
+   * done sooner by fewer workers, as each costs a start and a JIT warm-up of its own.
+   */
+  limit(count: number): void {
+    const allowed = new Set(this.workers.slice(0, Math.max(1, count)));
+    this.free.splice(0, this.free.length, ...this.free.filter((worker) => allowed.has(worker)));
   }
 
   /**

@@ -6,11 +6,9 @@
 import { parentPort } from 'node:worker_threads';
 import { isHostToSummaryWorker, type SummariseRequest, type SummaryWorkerToHost } from '../../protocol/trend';
 import { isModelChoice } from '../../core/scorerChoice';
-import { createScorerChain } from '../chain';
 import { ModelScorers } from '../modelScorers';
 import type { Scorer } from '../scorer';
-import { summariseRecords } from './summariseRecords';
-import { fileBatches } from './fileBatches';
+import { summariseFile } from './summariseFile';
 
 const port = parentPort;
 const models = new ModelScorers();
@@ -47,16 +45,15 @@ async function summarise(request: SummariseRequest): Promise<void> {
       lastProgress = now;
       post({ type: 'progress', id: request.id, bytes });
     };
-    const figures = await summariseRecords(fileBatches(request.file, onBytes), {
-      file: request.file,
+    const { figures, scorerLabel } = await summariseFile(request.file, {
       settings: request.settings,
       scorer: choice,
       ...(model.scorer ? { modelScorer: model.scorer } : {}),
       signal: controller.signal,
+      onBytes,
     });
     // A cancel that arrived while the last batch was analysed still wins over the result.
     controller.signal.throwIfAborted();
-    const scorerLabel = createScorerChain(choice, model.scorer).info.label;
     post({ type: 'summarised', id: request.id, figures, scorerLabel, ...(model.error === undefined ? {} : { modelError: model.error }) });
   } catch (error) {
     post({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error), isCancelled: controller.signal.aborted });
