@@ -87,18 +87,44 @@ export interface StepSummary {
 
 /** Mean, median and p90 of a histogram (value → count); nulls when it is empty. */
 export function histogramStats(counts: Readonly<Record<string, number>>): { mean: number | null; median: number | null; p90: number | null } {
-  const entries = Object.entries(counts).map(([k, c]) => [Number(k), c] as const).filter(([k, c]) => Number.isFinite(k) && c > 0).sort((a, b) => a[0] - b[0]);
-  const n = entries.reduce((s, [, c]) => s + c, 0);
+  const { values, tallies } = ascendingHistogram(counts);
+  let n = 0;
+  for (const c of tallies) n += c;
   if (n === 0) return { mean: null, median: null, p90: null };
-  const mean = entries.reduce((s, [k, c]) => s + k * c, 0) / n;
+  let weighted = 0;
+  for (let i = 0; i < values.length; i++) weighted += values[i]! * tallies[i]!;
+  const mean = weighted / n;
   const at = (rank: number): number => {
     let seen = 0;
-    for (const [k, c] of entries) if ((seen += c) >= rank) return k;
-    return entries[entries.length - 1]![0];
+    for (let i = 0; i < values.length; i++) if ((seen += tallies[i]!) >= rank) return values[i]!;
+    return values[values.length - 1]!;
   };
   // Median: the middle value, or the mean of the two middle values. p90: nearest rank, ⌈0.9·n⌉.
   const median = n % 2 === 1 ? at((n + 1) / 2) : (at(n / 2) + at(n / 2 + 1)) / 2;
   return { mean, median, p90: at(Math.ceil(0.9 * n)) };
+}
+
+/**
+ * The values of a histogram that have a count, ascending, with their counts (a run has a histogram
+ * per step, so no pair per value). An object's whole-number keys already come in ascending order;
+ * others are sorted (stably, as a sort of the entries would).
+ */
+function ascendingHistogram(counts: Readonly<Record<string, number>>): { values: number[]; tallies: number[] } {
+  const values: number[] = [];
+  const tallies: number[] = [];
+  let isAscending = true;
+  for (const key in counts) {
+    if (!Object.prototype.hasOwnProperty.call(counts, key)) continue;
+    const value = Number(key);
+    const count = counts[key] as number;
+    if (!(Number.isFinite(value) && count > 0)) continue;
+    if (values.length > 0 && !(value > values[values.length - 1]!)) isAscending = false;
+    values.push(value);
+    tallies.push(count);
+  }
+  if (isAscending) return { values, tallies };
+  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  return { values: order.map((i) => values[i]!), tallies: order.map((i) => tallies[i]!) };
 }
 
 /** Nearest-rank p90 of a list of numbers (sorted in place). */

@@ -156,7 +156,11 @@ class FilesPass {
   /** Sizes and times of every file; the cache answers for those it knows. */
   async look(): Promise<void> {
     const stampOf = this.options.blocking ? stampNow : stampLater;
-    await eachLimited(this.files, STAT_PARALLELISM, async (file, i) => {
+    // Last files first: a run gains files at its end (its newest steps), so the first of those the
+    // cache does not know is found, and a worker started for it, before the rest are looked up.
+    const lastFirst = this.files.map((_, i) => this.files.length - 1 - i);
+    await eachLimited(lastFirst, STAT_PARALLELISM, async (i) => {
+      const file = this.files[i]!;
       const stamp = await stampOf(file);
       this.stamps[i] = stamp;
       if (stamp instanceof Error) return this.done(i, failed(file, 0, 0, `cannot be read: ${stamp.code ?? stamp.message}`));
