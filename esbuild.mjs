@@ -13,9 +13,10 @@ const node = {
   external: ['vscode', 'onnxruntime-node'],
   logLevel: 'warning',
 };
-// The CLI and the trend workers load the computer algebra system (5 MB of code) only when an answer must be
-// graded or a claim checked: it is its own ES module beside them, imported on first use, so a
-// command or worker that reads file outcomes starts small and stays small.
+// The CLI, the CAS worker and the trend workers load the computer algebra system (5 MB of code)
+// only when an answer must be graded or a claim checked: it is its own ES module beside them,
+// imported on first use, so a command or worker that reads file outcomes starts small and stays
+// small, and the VSIX carries the engine once instead of once per bundle.
 const casApart = {
   name: 'cas-apart',
   setup(build) {
@@ -27,7 +28,7 @@ const entries = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
-  { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js' },
+  { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
   {
