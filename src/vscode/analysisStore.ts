@@ -3,7 +3,7 @@
  * edits (debounced), on settings changes. A newer request cancels the one it supersedes.
  */
 import * as vscode from 'vscode';
-import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../core/rolloutDetection';
+import { holdsRollouts, prefixEnd } from '../core/rolloutDetection';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
@@ -79,7 +79,9 @@ export function isRolloutDocument(document: vscode.TextDocument): boolean {
  * before any analysis, so a `tsconfig.json` gets no analysis, no model, no marks.
  */
 export function holdsRolloutRecords(document: vscode.TextDocument): boolean {
-  const end = document.positionAt(DETECTION_PREFIX_CHARS);
+  const eolLength = document.eol === vscode.EndOfLine.CRLF ? 2 : 1;
+  const { line, character } = prefixEnd((i) => document.lineAt(i).text.length, document.lineCount, eolLength);
+  const end = new vscode.Position(line, character);
   const prefix = document.getText(new vscode.Range(new vscode.Position(0, 0), end));
   const isWholeText = end.isEqual(document.lineAt(document.lineCount - 1).range.end);
   return holdsRollouts(prefix, { fileName: document.fileName, fields: readSettings(document.uri).prof.fields ?? {}, isWholeText });

@@ -8,8 +8,16 @@ import type { LiveSettings } from './settings';
 
 /** Subscribes to document events; the returned disposables belong to the caller. */
 export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vscode.Disposable[] {
-  for (const document of vscode.workspace.textDocuments) store.analyseDocument(document);
+  // After activation's turn, not inside it: the first analysis (reading the prefix, posting the
+  // request) then runs as its own short task instead of lengthening activation's block.
+  const initial = setTimeout(() => {
+    for (const document of vscode.workspace.textDocuments) {
+      // One opened in between is already being analysed.
+      if (!store.get(document.uri)) store.analyseDocument(document);
+    }
+  }, 0);
   return [
+    new vscode.Disposable(() => clearTimeout(initial)),
     vscode.workspace.onDidOpenTextDocument((document) => store.analyseDocument(document)),
     vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.contentChanges.length === 0 || !isRolloutDocument(event.document)) return;

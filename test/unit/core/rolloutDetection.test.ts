@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeTruncatedJson, DETECTION_PREFIX_CHARS, holdsRollouts } from '../../../src/core/rolloutDetection';
+import { closeTruncatedJson, DETECTION_PREFIX_CHARS, holdsRollouts, prefixEnd } from '../../../src/core/rolloutDetection';
 
 const ROOT = join(__dirname, '../../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -85,5 +85,37 @@ describe('closing a JSON text cut anywhere', () => {
       const closed = closeTruncatedJson(record.slice(0, at));
       expect(() => JSON.parse(closed ?? '{}'), record.slice(0, at)).not.toThrow();
     }
+  });
+});
+
+describe('where the first 64 KB of an editor document end', () => {
+  /** What an editor's `positionAt` answers: an offset inside a line break stays at the line's end. */
+  function positionAt(lines: string[], eol: string, offset: number): { line: number; character: number } {
+    let start = 0;
+    for (let line = 0; line < lines.length; line++) {
+      const length = (lines[line] as string).length;
+      if (offset <= start + length || line === lines.length - 1) return { line, character: Math.min(offset - start, length) };
+      if (offset < start + length + eol.length) return { line, character: length };
+      start += length + eol.length;
+    }
+    return { line: 0, character: 0 };
+  }
+
+  it('agrees with positionAt at every offset, line breaks LF and CRLF, past the end too', () => {
+    const lines = ['{"prompt": "a"}', '', 'xyz', '', '', 'a longer last line'];
+    for (const eol of ['\n', '\r\n']) {
+      const total = lines.join(eol).length;
+      for (let offset = 0; offset <= total + 3; offset++) {
+        expect(prefixEnd((i) => (lines[i] as string).length, lines.length, eol.length, offset), `${JSON.stringify(eol)} @${offset}`)
+          .toEqual(positionAt(lines, eol, offset));
+      }
+    }
+  });
+
+  it('reads only the lines the prefix reaches, not a 40 MB document\'s all', () => {
+    let read = 0;
+    const end = prefixEnd(() => (read++, 1_000), 46_907, 1);
+    expect(end).toEqual({ line: 65, character: DETECTION_PREFIX_CHARS - 65 * 1_001 });
+    expect(read).toBe(66);
   });
 });
