@@ -32,6 +32,19 @@ function endpointLines(endpoints: readonly EndpointStatus[] | undefined): string
   return ['', `Endpoints (${endpointsShort(endpoints)}):`, ...endpoints.map((e) => `- ${escapeMarkdown(describeEndpoint(e))}`)];
 }
 
+/**
+ * The tooltip while an analysis runs. Plain text unless there are endpoints to list: the editor
+ * parses a Markdown tooltip on the extension host's thread each time the item changes, and
+ * progress and every arriving chunk change it.
+ */
+function runningTooltip(progress: AnalysisProgress): string | vscode.MarkdownString {
+  const endpoints = endpointLines(progress.endpoints);
+  const doing = (activity: string | undefined): string =>
+    `${activity ? `PROF Lens is ${activity}` : 'Analysing this rollout file'} off the editor thread. Click to cancel.`;
+  if (endpoints.length === 0) return doing(progress.activity);
+  return new vscode.MarkdownString([doing(progress.activity && escapeMarkdown(progress.activity)), ...endpoints].join('\n'));
+}
+
 /** Shows what PROF Lens is doing for the file in front of the user. */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('profLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -75,8 +88,7 @@ export class StatusBar implements vscode.Disposable {
     if (progress?.state === 'running') {
       const count = progress.total > 0 ? ` ${progress.done}/${progress.total}` : '…';
       this.item.text = `$(sync~spin) PROF Lens · ${progress.activity ?? 'scoring'}${count}`;
-      const doing = `${progress.activity ? `PROF Lens is ${escapeMarkdown(progress.activity)}` : 'Analysing this rollout file'} off the editor thread. Click to cancel.`;
-      this.item.tooltip = new vscode.MarkdownString([doing, ...endpointLines(progress.endpoints)].join('\n'));
+      this.item.tooltip = runningTooltip(progress);
       this.item.command = commandIds.cancelAnalysis;
     } else if (progress?.state === 'failed') {
       this.item.text = `$(warning) PROF Lens · ${progress.message === 'cancelled' ? 'cancelled' : 'failed'}`;
