@@ -24,8 +24,8 @@ export interface EditorMarks {
 export interface MarkSource {
   /** Marks for lines [from, to] (0-based), or undefined when the document is not this source's. */
   marksFor(document: vscode.TextDocument, from: number, to: number): EditorMarks | undefined;
-  /** Marks for the whole document, for the overview ruler. */
-  overviewFor(document: vscode.TextDocument): LineMark[] | undefined;
+  /** Marks for the whole document, for the overview ruler; a large file's are built over several turns. */
+  overviewFor(document: vscode.TextDocument): Promise<LineMark[] | undefined>;
   /** Fires when a document's marks changed; `isFinal` is false while more are still arriving. */
   readonly onDidChange: vscode.Event<MarkChange>;
 }
@@ -58,6 +58,7 @@ export class DecorationController implements vscode.Disposable {
   private readonly lowStep: vscode.TextEditorDecorationType;
   private readonly summary: vscode.TextEditorDecorationType;
   private readonly painted = new WeakMap<vscode.TextEditor, { from: number; to: number }>();
+  private readonly overviewGenerations = new WeakMap<vscode.TextEditor, number>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly pendingPartial = new Set<string>();
   private isEnabled = true;
@@ -143,8 +144,10 @@ export class DecorationController implements vscode.Disposable {
     this.apply(editor, marks ?? { lines: [], lowSteps: [] });
     this.painted.set(editor, { from, to });
     this.options.onPaint?.({ uri: editor.document.uri.toString(), lines: to - from + 1, ms: performance.now() - started, isOverview: false });
-    // The overview covers the whole file: a later turn, so the visible lines show first.
-    if (withOverview) setTimeout(() => this.paintOverview(editor), 0);
+    // The overview covers the whole file: a later turn, so the visible lines show first. An
+    // immediate, not a timer: the editor's own zero-delay timers (the status bar's update) then
+    // run in a turn of their own rather than straight after this one.
+    if (withOverview) setImmediate(() => void this.paintOverview(editor));
   }
 
   private marksFor(document: vscode.TextDocument, from: number, to: number): EditorMarks | undefined {
@@ -168,9 +171,18 @@ export class DecorationController implements vscode.Disposable {
     editor.setDecorations(this.lowStep, marks.lowSteps);
   }
 
-  private paintOverview(editor: vscode.TextEditor): void {
+  private async paintOverview(editor: vscode.TextEditor): Promise<void> {
+    const generation = (this.overviewGenerations.get(editor) ?? 0) + 1;
+    this.overviewGenerations.set(editor, generation);
+    let marks: LineMark[] | undefined;
+    for (const source of this.isEnabled ? this.sources : []) {
+      marks = await source.overviewFor(editor.document);
+      if (marks) break;
+    }
+    // The editor may have been closed, or a newer paint started, while a large file's marks were built.
+    if (this.overviewGenerations.get(editor) !== generation || !vscode.window.visibleTextEditors.includes(editor)) return;
+    // Timed from here: the building above yields between slices, and only this part blocks.
     const started = performance.now();
-    const marks = this.isEnabled ? this.sources.map((s) => s.overviewFor(editor.document)).find((m) => m) : undefined;
     const byKind = overviewRanges(marks ?? [], editor.document.lineCount);
     for (const [kind, type] of this.overview) editor.setDecorations(type, byKind.get(kind) ?? []);
     this.options.onPaint?.({ uri: editor.document.uri.toString(), lines: marks?.length ?? 0, ms: performance.now() - started, isOverview: true });

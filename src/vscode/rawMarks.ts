@@ -19,8 +19,8 @@ export class RawMarkSource implements MarkSource, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<MarkChange>();
   readonly onDidChange = this.changes.event;
   private readonly subscription: vscode.Disposable;
-  /** Whole-file marks per analysis, computed once. */
-  private readonly overviews = new WeakMap<DocumentAnalysis, { size: number; marks: LineMark[] }>();
+  /** Whole-file marks per analysis, computed once (a paint that asks while they are built shares them). */
+  private readonly overviews = new WeakMap<DocumentAnalysis, { size: number; marks: Promise<LineMark[]> }>();
 
   constructor(
     private readonly store: AnalysisStore,
@@ -49,19 +49,12 @@ export class RawMarkSource implements MarkSource, vscode.Disposable {
     return marks;
   }
 
-  overviewFor(document: vscode.TextDocument): LineMark[] | undefined {
+  overviewFor(document: vscode.TextDocument): Promise<LineMark[] | undefined> {
     const analysis = this.store.get(document.uri);
-    if (!analysis || analysis.index.size === 0) return undefined;
+    if (!analysis || analysis.index.size === 0) return Promise.resolve(undefined);
     const cached = this.overviews.get(analysis);
     if (cached && cached.size === analysis.index.size) return cached.marks;
-    const marks: LineMark[] = [];
-    let lastLine = -1;
-    for (const rollout of analysis.index.all) {
-      if (rollout.line - 1 === lastLine) continue;
-      lastLine = rollout.line - 1;
-      const onLine = analysis.index.onLine(rollout.line);
-      marks.push({ line: lastLine, kind: onLine.length === 1 ? markKind(rollout) : lineMarkKind(onLine) });
-    }
+    const marks = overviewMarks(analysis.index);
     this.overviews.set(analysis, { size: analysis.index.size, marks });
     return marks;
   }
@@ -70,6 +63,31 @@ export class RawMarkSource implements MarkSource, vscode.Disposable {
     this.subscription.dispose();
     this.changes.dispose();
   }
+}
+
+/** Rollouts looked at per turn of the event loop while a file's overview is built: a few ms each. */
+const OVERVIEW_SLICE = 4_000;
+
+/**
+ * One mark per rollout line of the whole file, built a slice at a time: a 40 MB file has ~47,000
+ * rollouts, and one loop over them all would hold the extension host for tens of milliseconds.
+ */
+async function overviewMarks(index: RolloutIndex): Promise<LineMark[]> {
+  // A copy: chunks still arriving must not shift what the later slices read.
+  const rollouts = index.all.slice();
+  const marks: LineMark[] = [];
+  let lastLine = -1;
+  for (let start = 0; start < rollouts.length; start += OVERVIEW_SLICE) {
+    // Before the first slice too: the paint that asked has just done the visible lines' work.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const rollout of rollouts.slice(start, start + OVERVIEW_SLICE)) {
+      if (rollout.line - 1 === lastLine) continue;
+      lastLine = rollout.line - 1;
+      const onLine = index.onLine(rollout.line);
+      marks.push({ line: lastLine, kind: onLine.length === 1 ? markKind(rollout) : lineMarkKind(onLine) });
+    }
+  }
+  return marks;
 }
 
 function lineMark(index: RolloutIndex, line: number, template: string): LineMark | undefined {

@@ -108,12 +108,12 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     return marks;
   }
 
-  overviewFor(document: vscode.TextDocument): LineMark[] | undefined {
+  overviewFor(document: vscode.TextDocument): Promise<LineMark[] | undefined> {
     const view = this.views.get(document.uri.toString());
-    return view?.rendered.rollouts.flatMap((placed, i) => {
+    return Promise.resolve(view?.rendered.rollouts.flatMap((placed, i) => {
       const rollout = view.details[i];
       return rollout ? [{ line: placed.headerLine, kind: markKind(rollout) }] : [];
-    });
+    }));
   }
 
   /** The rollout (and step, if any) shown at a position of a view. */
