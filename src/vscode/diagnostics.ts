@@ -15,8 +15,11 @@ import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reason
 /** Delay before publishing, so the event loop serves other work between painting and this. */
 const PUBLISH_DELAY_MS = 60;
 
-/** Rollouts examined between yields to the event loop. */
+/** Rollouts examined between yields to the event loop (fewer when they yield many problems). */
 const YIELD_EVERY = 2_000;
+
+/** Problems per diagnostic collection, each collection set in its own turn of the event loop. */
+const PER_COLLECTION = 50;
 
 /** Related entries per problem: enough to find the group without flooding the panel. */
 const MAX_RELATED = 7;
@@ -27,9 +30,52 @@ const SEVERITY: Record<FileDiagnostic['severity'], vscode.DiagnosticSeverity> = 
   info: vscode.DiagnosticSeverity.Information,
 };
 
-/** Publishes each analysed document's problems; owns the diagnostic collection. */
+/** Lets the event loop serve other work (the editor's requests, timers) before going on. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * One file's problems spread over collections of PER_COLLECTION entries. The editor serialises a
+ * collection's whole list for a file, related locations included, in one go on the extension
+ * host's thread (500 problems held it 25–40 ms); set one collection per turn, no turn is long. The
+ * Problems panel and the editor merge collections, so the user sees one list.
+ */
+class SlicedProblems implements vscode.Disposable {
+  private readonly collections: vscode.DiagnosticCollection[] = [];
+
+  /** Sets a file's problems a collection at a time; stops when `isCurrent` says a newer list replaces them. */
+  async set(uri: vscode.Uri, problems: readonly vscode.Diagnostic[], isCurrent: () => boolean): Promise<void> {
+    const slices = Math.ceil(problems.length / PER_COLLECTION);
+    for (let i = 0; i < slices; i++) {
+      await nextTurn();
+      if (!isCurrent()) return;
+      this.at(i).set(uri, problems.slice(i * PER_COLLECTION, (i + 1) * PER_COLLECTION));
+    }
+    for (const collection of this.collections.slice(slices)) collection.delete(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    for (const collection of this.collections) collection.delete(uri);
+  }
+
+  dispose(): void {
+    for (const collection of this.collections) collection.dispose();
+  }
+
+  private at(i: number): vscode.DiagnosticCollection {
+    // Each collection needs its own name: the editor keeps one list per name and file.
+    while (this.collections.length <= i) {
+      const n = this.collections.length;
+      this.collections.push(vscode.languages.createDiagnosticCollection(n === 0 ? 'PROF Lens' : `PROF Lens ${n + 1}`));
+    }
+    return this.collections[i] as vscode.DiagnosticCollection;
+  }
+}
+
+/** Publishes each analysed document's problems; owns the diagnostic collections. */
 export class ProblemsPublisher implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('PROF Lens');
+  private readonly collection = new SlicedProblems();
   private readonly subscription: vscode.Disposable;
   private readonly generations = new Map<string, number>();
 
@@ -42,8 +88,14 @@ export class ProblemsPublisher implements vscode.Disposable {
       // After the decorations and the overview ruler: Problems can wait, the visible lines cannot.
       setTimeout(() => {
         const analysis = store.get(update.uri);
-        if (analysis) void this.publish(analysis);
-        else this.collection.delete(update.uri);
+        if (analysis) {
+          void this.publish(analysis);
+          return;
+        }
+        // A publish still under way for this file stops before its next slice.
+        const key = update.uri.toString();
+        this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+        this.collection.delete(update.uri);
       }, PUBLISH_DELAY_MS);
     });
   }
@@ -69,16 +121,22 @@ export class ProblemsPublisher implements vscode.Disposable {
     const problems: vscode.Diagnostic[] = summary.diagnostics.slice(0, max).map((d) => fromFile(d));
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
     const rollouts = index.all;
+    const isCurrent = (): boolean => this.generations.get(key) === generation;
+    let examined = 0;
+    let built = problems.length;
     for (let i = 0; i < rollouts.length && problems.length < max; i++) {
       const rollout = rollouts[i] as RolloutSummary;
       if (rollout.falsePositive.suspected) problems.push(this.falsePositive(analysis, rollout, document));
       if (rollout.decision.penalised) problems.push(this.penalised(analysis, rollout, document));
-      if (i % YIELD_EVERY === YIELD_EVERY - 1) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (this.generations.get(key) !== generation) return;
+      // A file dense with problems fills a collection's worth long before YIELD_EVERY rollouts.
+      if (++examined >= YIELD_EVERY || problems.length - built >= PER_COLLECTION) {
+        examined = 0;
+        built = problems.length;
+        await nextTurn();
+        if (!isCurrent()) return;
       }
     }
-    this.collection.set(uri, problems.slice(0, max));
+    await this.collection.set(uri, problems.slice(0, max), isCurrent);
   }
 
   private falsePositive(analysis: DocumentAnalysis, rollout: RolloutSummary, document: vscode.TextDocument | undefined): vscode.Diagnostic {
