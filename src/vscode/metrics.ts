@@ -73,7 +73,9 @@ export class Metrics implements vscode.Disposable {
     const key = event.uri.toString();
     const times = this.documents.get(key);
     this.note(`${event.state} ${event.done}/${event.total}`);
-    if (event.state === 'running' && event.total === 0) {
+    // A request starts with 0/0 and no activity; a worker reading a file from disk also reports
+    // 0/0, with its activity (`reading 40%`), and must not restart the clock.
+    if (event.state === 'running' && event.total === 0 && event.activity === undefined) {
       this.running.add(key);
       this.documents.set(key, { requestedAt: performance.now(), firstPaintMs: null, analysedMs: null, rollouts: 0 });
     } else if (event.state !== 'running') {

@@ -52,6 +52,12 @@ const baseSettings = {
   // The web workbench asks before opening files over 10 MB; the large-dump test opens 40 MB.
   'workbench.editorLargeFileConfirmation': 1024,
   'workbench.tips.enabled': false,
+  // The server's search for ports to forward (on while a tunnel provider exists, unless its source
+  // is the terminal output) lists /proc and spawns `ls` and `ps` every few seconds on the extension
+  // host's thread, 80–120 ms a spawn on a busy 2-core machine: noise in the large-dump test's
+  // stall figure that is none of PROF Lens's doing.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
   'workbench.enableExperiments': false,
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
