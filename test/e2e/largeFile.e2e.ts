@@ -118,6 +118,6 @@ describe('a 40 MB rollout dump', () => {
     const fileRow = page.locator('.markers-panel .monaco-list-row').first();
     await expect.poll(async () => (await fileRow.innerText()).replace(/\s+/g, ' '), { timeout: 15_000 }).toBe('dump.jsonl 500');
     expect(await page.locator('.markers-panel .monaco-list-row').nth(1).innerText()).toContain('[Ln 1, Col');
-    await workbench.screenshot('09-large-dump-problems');
+    await workbench.screenshot('18-large-dump-problems');
   });
 });
