@@ -145,15 +145,17 @@ export class Workbench {
     const deadline = Date.now() + 45_000;
     for (;;) {
       await input.fill(path);
-      await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
-      if ((await input.inputValue()) === path) {
+      // If the dialog prepends its folder to what was typed, the row never shows: type it again.
+      const isListed = await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
+        .waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (isListed && (await input.inputValue()) === path) {
         await widget.locator('.monaco-button', { hasText: button }).click();
         // Closed, or already reused by whatever the command shows next.
         const isClosed = await expect.poll(async () => !(await widget.isVisible()) || !(await widget.innerText()).includes(title), { timeout: 5_000 })
           .toBe(true).then(() => true, () => false);
         if (isClosed) return;
       }
-      if (Date.now() > deadline) throw new Error(`the file dialog "${title}" did not accept ${path}`);
+      if (Date.now() > deadline) throw new Error(`the file dialog "${title}" did not accept ${path} (its input holds ${await input.inputValue()})`);
     }
   }
 
