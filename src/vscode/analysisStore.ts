@@ -129,6 +129,11 @@ export class AnalysisStore implements vscode.Disposable {
     return this.entries.get(uri.toString())?.analysis ?? undefined;
   }
 
+  /** True once a document's analysis has started (running or done) and until it is forgotten. */
+  isTracked(uri: vscode.Uri): boolean {
+    return this.entries.has(uri.toString());
+  }
+
   /** Analyses after a pause, so typing does not start one analysis per keystroke. */
   schedule(document: vscode.TextDocument, delayMs: number): void {
     const entry = this.entry(document.uri);

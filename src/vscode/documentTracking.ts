@@ -12,8 +12,8 @@ export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vs
   // request) then runs as its own short task instead of lengthening activation's block.
   const initial = setTimeout(() => {
     for (const document of vscode.workspace.textDocuments) {
-      // One opened in between is already being analysed.
-      if (!store.get(document.uri)) store.analyseDocument(document);
+      // One opened in between is already being analysed: starting again would cancel that.
+      if (!store.isTracked(document.uri)) store.analyseDocument(document);
     }
   }, 0);
   return [
