@@ -8,6 +8,7 @@ import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decoration
 import { fillSummary, groupLineSummary } from '../core/presentation/summaryWords';
 import { lineMarkKind, markKind } from './marks';
 import type { RolloutIndex } from './rolloutIndex';
+import type { RolloutSummary } from '../protocol/analysis';
 
 /** Offsets are into the raw line: exact for JSON Lines, where a record is one line of the file. */
 function hasLineOffsets(document: vscode.TextDocument): boolean {
@@ -80,7 +81,9 @@ async function overviewMarks(index: RolloutIndex): Promise<LineMark[]> {
   for (let start = 0; start < rollouts.length; start += OVERVIEW_SLICE) {
     // Before the first slice too: the paint that asked has just done the visible lines' work.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const rollout of rollouts.slice(start, start + OVERVIEW_SLICE)) {
+    const end = Math.min(start + OVERVIEW_SLICE, rollouts.length);
+    for (let i = start; i < end; i++) {
+      const rollout = rollouts[i] as RolloutSummary;
       if (rollout.line - 1 === lastLine) continue;
       lastLine = rollout.line - 1;
       const onLine = index.onLine(rollout.line);
