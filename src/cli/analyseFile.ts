@@ -4,14 +4,18 @@
  */
 import { stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../core/analysis';
-import type { AnalyseOptions } from '../scoring/analyse';
-import { analysePath } from '../scoring/analysePath';
+import { analysePath, type PathAnalyseOptions } from '../scoring/analysePath';
 import type { CliIo } from './io';
+import { FIELD_NOT_FOUND } from '../core/fieldPresence';
+import { UsageError } from './args';
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
-export async function analyseFile(path: string, options: Omit<AnalyseOptions, 'fileName'>, io: CliIo): Promise<FileAnalysis> {
-  const progress = progressLine(io, (await stat(path)).size);
+export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo): Promise<FileAnalysis> {
+  const progress = progressLine(io, options.input?.size ?? (await stat(path)).size);
   const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, onBytes: (done, total) => progress(done, done === total) });
+  // A mapped path no record has is a mistake in the command, not a finding about the file.
+  const missing = analysis.diagnostics.filter((d) => d.code === FIELD_NOT_FOUND);
+  if (missing.length > 0) throw new UsageError(missing.map((d) => `--field: ${path}: ${d.message}`).join('\n'));
   return analysis;
 }
 

@@ -45,8 +45,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (v === undefined) throw new UsageError(`${name} needs a value`);
       return v;
     };
-    if (name in NUMBER_OPTIONS) partial[NUMBER_OPTIONS[name]!] = toNumber(name, takeValue());
-    else if (name in CHOICE_OPTIONS) partial[CHOICE_OPTIONS[name]!] = takeValue();
+    // Own properties only: a file named `constructor` or `__proto__` is a file, not an option.
+    if (Object.hasOwn(NUMBER_OPTIONS, name)) partial[NUMBER_OPTIONS[name]!] = toNumber(name, takeValue());
+    else if (Object.hasOwn(CHOICE_OPTIONS, name)) partial[CHOICE_OPTIONS[name]!] = takeValue();
     else if (name === '--field') addField(fields, takeValue());
     else if (VALUE_OPTIONS.has(name)) addValue(out, name === '--output' ? '-o' : name, takeValue());
     else if (FLAG_OPTIONS.has(name)) out.flags.add(name === '-h' ? '--help' : name);

@@ -19,7 +19,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return name ? 0 : EXIT_USAGE;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     io.stderr(`prof-lens: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see prof-lens --help)\n`);
     return EXIT_USAGE;

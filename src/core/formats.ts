@@ -5,8 +5,9 @@
  */
 import type { Diagnostic, FormatId, Outcome, Rollout, SourceRecord } from './model';
 import type { FieldRole } from './settings';
-import { asScores, asText, firstKey, getPath, outcomeFromValue, parsePath, type Json } from './fields';
+import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, type Json, type ScoresRead } from './fields';
 import { adaptLabelled } from './formatsLabelled';
+import { rawValueText } from './rawJson';
 
 /** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
 export type RolloutDraft = Rollout;
@@ -25,6 +26,20 @@ export const PRED_KEY = 'pred';
 export interface AdaptResult {
   drafts: RolloutDraft[];
   diagnostics: Diagnostic[];
+  /**
+   * For a grouped record: the arrays read one entry per response (the responses, and the outcomes,
+   * step scores and predictions taken from parallel arrays), as paths into the record. Trimming the
+   * record to some responses trims exactly these arrays and nothing else.
+   */
+  perResponse?: PerResponseArrays;
+}
+
+/** Paths of a grouped record's arrays that hold one entry per response. */
+export interface PerResponseArrays {
+  responses: (string | number)[];
+  outcomes?: (string | number)[];
+  stepScores?: (string | number)[];
+  preds?: (string | number)[];
 }
 
 /** Adapt one record. `fields` is the user's field mapping (role → dotted path). */
@@ -33,10 +48,10 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
   if (hasMapping(fields)) return adaptMapped(record, fields);
   const labelled = adaptLabelled(record);
   if (labelled) return labelled;
-  if (Array.isArray(value.messages)) return single(adaptChat(value, record.line));
+  if (Array.isArray(value.messages)) return single(adaptChat(value, record.line, record.raw));
   const responsesKey = firstKey(value, RESPONSES_KEYS);
-  if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, responsesKey);
-  const flat = adaptFlat(value, record.line);
+  if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, [responsesKey], value[responsesKey] as unknown[]);
+  const flat = adaptFlat(value, record.line, record.raw);
   if (flat) return single(flat);
   return {
     drafts: [],
@@ -66,11 +81,23 @@ function single(draft: RolloutDraft): AdaptResult {
  * without a prompt is its own group (`line=N`): nothing says which other lines share its prompt,
  * and a shared gold answer is no evidence of a shared prompt.
  */
-export function groupKey(record: Json, prompt: string, gold: string | null, line: number): string {
+export function groupKey(record: Json, prompt: string, gold: string | null, line: number, raw?: string): string {
   const key = firstKey(record, GROUP_KEYS);
-  const id = key ? asText(record[key]) : null;
+  const id = key ? idText(record[key], raw, [key]) : null;
   if (id !== null) return `${key}=${id}`;
   return prompt.trim() === '' ? `line=${line}` : `${prompt}\u0000${gold ?? ''}`;
+}
+
+/**
+ * A group id as text, exactly as the file writes it: an integer past 2^53 (a 64-bit id) is read
+ * from the raw line, since as a double distinct ids round to one number and their groups merge.
+ */
+export function idText(value: unknown, raw: string | undefined, path: readonly (string | number)[]): string | null {
+  if (typeof value === 'number' && !Number.isSafeInteger(value) && raw !== undefined) {
+    const token = rawValueText(raw, path);
+    if (token !== null && /^-?\d/.test(token)) return token;
+  }
+  return asText(value);
 }
 
 function goldOf(record: Json): string | null {
@@ -89,13 +116,18 @@ function predText(value: unknown): string | null {
   return asText(value);
 }
 
-function fileScores(record: Json): (number | null)[] | null {
+function fileScores(record: Json): ScoresRead {
   const key = firstKey(record, STEP_SCORE_KEYS);
-  return key ? asScores(record[key]) : null;
+  return readScores(key ? record[key] : undefined, key ?? '');
+}
+
+/** A draft's step-score fields: the scores, and what is wrong with them when they cannot be used. */
+function scoreFields(read: ScoresRead): Pick<RolloutDraft, 'fileStepScores' | 'fileScoresProblem'> {
+  return read.problem === undefined ? { fileStepScores: read.scores } : { fileStepScores: null, fileScoresProblem: read.problem };
 }
 
 /** verl dumps (`input`/`output`/`gts`/`score`) and generic flat rollouts. */
-function adaptFlat(record: Json, line: number): RolloutDraft | null {
+function adaptFlat(record: Json, line: number, raw: string): RolloutDraft | null {
   const responseKey = RESPONSE_KEYS.find((k) => typeof record[k] === 'string');
   if (!responseKey) return null;
   const promptKey = PROMPT_KEYS.find((k) => typeof record[k] === 'string');
@@ -107,12 +139,12 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
     line: 0,
     index: 0,
     format: isVerl ? 'verl' : 'generic',
-    group: groupKey(record, prompt, gold, line),
+    group: groupKey(record, prompt, gold, line, raw),
     prompt,
     response: record[responseKey] as string,
     gold,
     fileOutcome: outcomeOf(record),
-    fileStepScores: fileScores(record),
+    ...scoreFields(fileScores(record)),
     explicitSteps: Array.isArray(record.steps) && record.steps.every((s) => typeof s === 'string') ? (record.steps as string[]) : null,
     filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
@@ -121,7 +153,7 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
 }
 
 /** Chat `messages`: the user turns are the prompt, the last assistant turn is the response. */
-function adaptChat(record: Json, line: number): RolloutDraft {
+function adaptChat(record: Json, line: number, raw: string): RolloutDraft {
   const messages = record.messages as unknown[];
   let lastAssistant = -1;
   const userParts: string[] = [];
@@ -138,12 +170,12 @@ function adaptChat(record: Json, line: number): RolloutDraft {
     line: 0,
     index: 0,
     format: 'chat',
-    group: groupKey(record, prompt, gold, line),
+    group: groupKey(record, prompt, gold, line, raw),
     prompt,
     response: typeof content === 'string' ? content : '',
     gold,
     fileOutcome: outcomeOf(record),
-    fileStepScores: fileScores(record),
+    ...scoreFields(fileScores(record)),
     explicitSteps: null,
     responsePath: typeof content === 'string' ? ['messages', lastAssistant, 'content'] : null,
     responseShift: 0,
@@ -151,9 +183,9 @@ function adaptChat(record: Json, line: number): RolloutDraft {
 }
 
 /** One prompt per line with parallel arrays: responses[i], score[i], step_scores[i]. */
-function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
+function adaptGrouped(record: SourceRecord, responsesPath: (string | number)[], responses: unknown[], format: FormatId = 'grouped'): AdaptResult {
   const value = record.value as Json;
-  const responses = value[responsesKey] as unknown[];
+  const responsesKey = responsesPath.join('.');
   const promptKey = PROMPT_KEYS.find((k) => typeof value[k] === 'string');
   const prompt = promptKey ? (value[promptKey] as string) : '';
   const gold = goldOf(value);
@@ -169,24 +201,28 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   if (preds && preds.length !== responses.length) {
     diagnostics.push(mismatch(record.line, `${PRED_KEY} has ${preds.length} entries but ${responsesKey} has ${responses.length}`));
   }
-  const group = groupKey(value, prompt, gold, record.line);
+  const group = groupKey(value, prompt, gold, record.line, record.raw);
   const drafts = responses.map((r, i): RolloutDraft => ({
     id: 0,
     line: 0,
     index: i,
-    format: 'grouped',
+    format,
     group,
     prompt,
     response: typeof r === 'string' ? r : '',
     gold,
     fileOutcome: outcomes ? outcomeFromValue(outcomes[i]) : { kind: 'unknown', source: 'none' },
-    fileStepScores: scores ? asScores(scores[i]) : null,
+    ...scoreFields(scores ? readScores(scores[i], `${scoresKey}[${i}]`) : { scores: null }),
     explicitSteps: null,
     filePred: preds ? predText(preds[i]) : null,
-    responsePath: typeof r === 'string' ? [responsesKey, i] : null,
+    responsePath: typeof r === 'string' ? [...responsesPath, i] : null,
     responseShift: 0,
   }));
-  return { drafts, diagnostics };
+  const perResponse: PerResponseArrays = { responses: responsesPath };
+  if (outcomesKey) perResponse.outcomes = [outcomesKey];
+  if (scores && scoresKey) perResponse.stepScores = [scoresKey];
+  if (preds) perResponse.preds = [PRED_KEY];
+  return { drafts, diagnostics, perResponse };
 }
 
 function mismatch(line: number, what: string): Diagnostic {
@@ -210,12 +246,12 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
     line: 0,
     index: 0,
     format: 'mapped' as FormatId,
-    group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold, record.line),
+    group: fields.group ? `group=${idText(get('group'), record.raw, parsePath(fields.group))}` : groupKey(value, prompt, gold, record.line, record.raw),
     prompt,
     response: responseText,
     gold,
     fileOutcome: fields.outcome ? outcomeFromValue(get('outcome')) : (base?.fileOutcome ?? { kind: 'unknown', source: 'none' }),
-    fileStepScores: fields.stepScores ? asScores(get('stepScores')) : (base?.fileStepScores ?? null),
+    ...(fields.stepScores ? scoreFields(readScores(get('stepScores'), fields.stepScores)) : { fileStepScores: base?.fileStepScores ?? null, ...(base?.fileScoresProblem ? { fileScoresProblem: base.fileScoresProblem } : {}) }),
     explicitSteps: fields.steps ? stringArray(get('steps')) : (base?.explicitSteps ?? null),
     responsePath: fields.response ? parsePath(fields.response) : (base?.responsePath ?? null),
     responseShift: 0,
@@ -223,31 +259,29 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
   return { drafts: [draft], diagnostics: [] };
 }
 
+/** Mapped responses: the other roles detected around them as for a grouped line, then the mapped ones read from their paths. */
 function mappedGrouped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>, get: (r: FieldRole) => unknown, detected: AdaptResult): AdaptResult {
   const responses = get('responses');
   if (!Array.isArray(responses)) return detected;
+  const around = adaptGrouped(record, parsePath(fields.responses!), responses, 'mapped');
   const value = record.value as Json;
-  const prompt = asText(get('prompt')) ?? detected.drafts[0]?.prompt ?? '';
-  const gold = fields.gold ? asText(get('gold')) : (detected.drafts[0]?.gold ?? null);
+  const first = around.drafts[0];
+  const prompt = asText(get('prompt')) ?? first?.prompt ?? '';
+  const gold = fields.gold ? asText(get('gold')) : (first?.gold ?? null);
   const outcomes = get('outcomes');
   const scores = get('stepScores');
-  const group = fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold, record.line);
-  const drafts = responses.map((r, i): RolloutDraft => ({
-    id: 0,
-    line: 0,
-    index: i,
-    format: 'mapped',
-    group,
-    prompt,
-    response: typeof r === 'string' ? r : '',
-    gold,
-    fileOutcome: Array.isArray(outcomes) ? outcomeFromValue(outcomes[i]) : (detected.drafts[i]?.fileOutcome ?? { kind: 'unknown', source: 'none' }),
-    fileStepScores: Array.isArray(scores) ? asScores(scores[i]) : (detected.drafts[i]?.fileStepScores ?? null),
-    explicitSteps: null,
-    responsePath: typeof r === 'string' ? [...parsePath(fields.responses!), i] : null,
-    responseShift: 0,
-  }));
-  return { drafts, diagnostics: [] };
+  const group = fields.group ? `group=${idText(get('group'), record.raw, parsePath(fields.group))}` : groupKey(value, prompt, gold, record.line, record.raw);
+  const drafts = around.drafts.map((d, i): RolloutDraft => {
+    const draft: RolloutDraft = { ...d, group, prompt, gold };
+    if (Array.isArray(outcomes)) draft.fileOutcome = outcomeFromValue(outcomes[i]);
+    if (Array.isArray(scores)) {
+      delete draft.fileScoresProblem;
+      Object.assign(draft, scoreFields(readScores(scores[i], `${fields.stepScores}[${i}]`)));
+    }
+    return draft;
+  });
+  const perResponse: PerResponseArrays = { ...around.perResponse!, ...(Array.isArray(outcomes) ? { outcomes: parsePath(fields.outcomes!) } : {}), ...(Array.isArray(scores) ? { stepScores: parsePath(fields.stepScores!) } : {}) };
+  return { drafts, diagnostics: around.diagnostics, perResponse };
 }
 
 function stringArray(v: unknown): string[] | null {

@@ -74,6 +74,11 @@ export interface Rollout {
   fileOutcome: Outcome;
   /** Step scores given in the record, when there are any. */
   fileStepScores: (number | null)[] | null;
+  /**
+   * Why the step scores the record holds cannot be used (an entry that is not a number in [0, 1]
+   * or null), naming the entry; the rollout is then not scored, and a diagnostic says so.
+   */
+  fileScoresProblem?: string;
   /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
   explicitSteps: string[] | null;
   /** The answer an evaluation harness extracted and stored beside the response (`pred`), if any. */

@@ -63,6 +63,7 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   rollout.id = id;
   rollout.line = record.line;
   const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
+  if (rollout.fileScoresProblem !== undefined) diagnostics.push(badScores(rollout, rollout.fileScoresProblem));
   if (options.countOnly?.(rollout)) {
     if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
     const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
@@ -75,6 +76,17 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   if (mismatch) diagnostics.push(mismatch);
   const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;
   return { rollout, steps, stepCount: steps.length, rawSteps };
+}
+
+/** Step scores the file holds that cannot be used: the rollout is not scored (by anything else either), and says why. */
+function badScores(rollout: Rollout, problem: string): Diagnostic {
+  const which = rollout.index > 0 || rollout.format === 'grouped' ? ` (response ${rollout.index})` : '';
+  return {
+    line: rollout.line,
+    severity: 'warning',
+    code: 'bad-step-scores',
+    message: `line ${rollout.line}${which}: ${problem}; the rollout is not scored`,
+  };
 }
 
 /** When the file's scores cover a different number of steps than the split finds, say so: H follows the scores. */

@@ -13,9 +13,10 @@ import { writeRolloutFacts } from '../core/presentation/rolloutFacts';
 import { NO_LOW_STEPS } from '../core/presentation/stepFacts';
 import { buildReport } from '../core/report';
 import { readText } from '../core/reader';
+import { FieldPresence } from '../core/fieldPresence';
 import type { Scorer, ScorerInfo } from './scorer';
 import type { ScorerChoice } from '../core/scorerChoice';
-import { createScorerChain } from './chain';
+import { createScorerChain, hasFileScores } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
@@ -114,6 +115,9 @@ export class Analyzer {
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
   private readonly seenGroups = new Set<string>();
+  /** Which paths of the field mapping some record has; the first record's line, for the message about the others. */
+  private readonly presence: FieldPresence;
+  private firstLine: number | null = null;
 
   constructor(private readonly options: AnalyseOptions) {
     this.settings = resolveSettings(options.settings);
@@ -121,13 +125,14 @@ export class Analyzer {
     if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
     this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, options.cas);
     this.outcomes = new OutcomeResolver(options.cas);
+    this.presence = new FieldPresence(this.settings.fields);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
     const choice = options.scorer ?? 'auto';
     // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
     const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
-    this.countOnly = needsSteps ? undefined : (r: Rollout) => r.fileStepScores !== null;
+    this.countOnly = needsSteps ? undefined : hasFileScores;
   }
 
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
@@ -142,7 +147,11 @@ export class Analyzer {
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
     const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true };
-    for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, this.diagnostics)) this.unreadable++;
+    for (const record of records) {
+      this.firstLine ??= record.line;
+      this.presence.observe(record.value);
+      if (prepareRecordInto(record, prepareOptions, prepared, this.diagnostics)) this.unreadable++;
+    }
     const rollouts = new Array<Rollout>(prepared.length);
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
@@ -211,6 +220,7 @@ export class Analyzer {
       r.falsePositive = decided.falsePositives[i] as FalsePositive;
       if (withFacts) writeRolloutFacts(r, r.decision.steps, this.settings);
     }
+    if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
     const report = buildReport(this.rollouts, this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();

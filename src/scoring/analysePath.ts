@@ -6,7 +6,7 @@
  * editor; the worker keeps where each line is, and reads a rollout's texts back from disk only
  * when the Rollout View or a panel asks for them.
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { SourceRecord } from '../core/model';
 import type { FileAnalysis } from '../core/analysis';
 import { prepareRecord } from '../core/prepare';
@@ -14,10 +14,15 @@ import { readLine, readText } from '../core/reader';
 import type { ProfSettings } from '../core/settings';
 import { Analyzer, type AnalyseOptions } from './analyse';
 import { readFileLines, type FileLine, LineSplitter } from './fileLines';
+import { InputFile } from './inputFile';
 
 /** Options of a file analysis: `onBytes` follows the reading (done and total bytes). */
 export interface PathAnalyseOptions extends Omit<AnalyseOptions, 'fileName' | 'onProgress'> {
   onBytes?: (done: number, total: number) => void;
+  /** Read through this descriptor (left open), e.g. to read the same file again afterwards. */
+  input?: InputFile;
+  /** Hears every chunk of bytes read, in order (to hash what was analysed). */
+  onChunk?: (bytes: Uint8Array) => void;
 }
 
 /** Where the lines that hold rollouts are in the file (byte ranges, terminators included). */
@@ -58,17 +63,28 @@ const SLICE = 256;
 
 /** Analyse `path` from disk. */
 export async function analysePath(path: string, options: PathAnalyseOptions = {}): Promise<PathAnalysis> {
-  const analyzer = new Analyzer({ ...options, fileName: path });
-  const size = (await stat(path)).size;
+  // Only a regular file: `/dev/zero` and a FIFO are refused by type, before any reading.
+  const input = options.input ?? InputFile.open(path);
+  try {
+    return await analyseInput(path, input, options);
+  } finally {
+    if (!options.input) input.close();
+  }
+}
+
+async function analyseInput(path: string, input: InputFile, options: PathAnalyseOptions): Promise<PathAnalysis> {
+  const { input: _input, onChunk, ...analyseOptions } = options;
+  const analyzer = new Analyzer({ ...analyseOptions, fileName: path });
+  const size = input.size;
   if (/\.json$/i.test(path)) {
-    const read = readText(await readDocument(path, size), path);
+    const read = readText(readDocument(input, onChunk), path);
     analyzer.addDiagnostics(read.diagnostics);
     await analyzer.addRecords(read.records);
     options.onBytes?.(size, size);
     return { analysis: await analyzer.finish(), lines: null };
   }
   const index = options.keepText === false ? new LineIndex() : null;
-  for await (const lines of readFileLines(path)) {
+  for await (const lines of readFileLines(path, undefined, { input, ...(onChunk ? { onChunk } : {}) })) {
     for (let i = 0; i < lines.length; i += SLICE) {
       options.signal?.throwIfAborted();
       await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer, index));
@@ -79,15 +95,29 @@ export async function analysePath(path: string, options: PathAnalyseOptions = {}
   return { analysis: await analyzer.finish(), lines: index };
 }
 
-async function readDocument(path: string, size: number): Promise<string> {
+/** A `.json` document is one value: read whole (as one string), refused when it cannot be one. */
+export function readDocument(input: InputFile, onChunk?: (bytes: Uint8Array) => void): string {
+  const tooLarge = (): Error => new Error(`${input.path} is ${(input.size / 1048576).toFixed(0)} MB, too large to read as one JSON document; JSON Lines (one rollout per line) is read in pieces and has no such limit`);
+  if (input.size > MAX_DOCUMENT_BYTES) throw tooLarge();
+  const bytes = Buffer.allocUnsafe(input.size);
+  let done = 0;
+  while (done < bytes.length) {
+    const read = input.read(bytes, done, bytes.length - done, done);
+    if (read === 0) break;
+    done += read;
+  }
+  onChunk?.(bytes.subarray(0, done));
   try {
-    return await readFile(path, 'utf8');
+    return bytes.toString('utf8', 0, done);
   } catch (error) {
     // Node says ERR_STRING_TOO_LONG, or V8 a RangeError (`Invalid string length`), depending on where it breaks.
     if ((error as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG' && !(error instanceof RangeError)) throw error;
-    throw new Error(`${path} is ${(size / 1048576).toFixed(0)} MB, too large to read as one JSON document; JSON Lines (one rollout per line) is read in pieces and has no such limit`);
+    throw tooLarge();
   }
 }
+
+/** V8's longest string, in bytes of one-byte text: a larger document cannot be read as one. */
+const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024 - 24;
 
 function readRecords(lines: readonly FileLine[], analyzer: Analyzer, index: LineIndex | null): SourceRecord[] {
   const records: SourceRecord[] = [];

@@ -7,9 +7,10 @@ import * as grading from './grading';
 import * as largeFile from './largeFile';
 import * as longLine from './longLine';
 import * as scoring from './scoring';
+import * as ties from './ties';
 import * as trend from './trend';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend };
+const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend, ties };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

@@ -52,7 +52,7 @@ describe('step offsets in the raw line', () => {
 describe('keeping some responses of a grouped line', () => {
   it('parallel arrays keep the same elements; everything else stays byte for byte', () => {
     const raw = '{"uid": "u1", "responses": ["a", "b \\"x\\"", "c"], "score": [1.0, 0, 1.0], "step_scores": [[0.5], [0.25, 1e-3], []], "tags": ["t"], "n": 3}';
-    const out = keepResponses(raw, new Set([0, 2]), { responsesKey: 'responses' });
+    const out = keepResponses(raw, new Set([0, 2]), { arrays: [['responses'], ['score'], ['step_scores']] });
     expect(out).toBe('{"uid": "u1", "responses": ["a", "c"], "score": [1.0, 1.0], "step_scores": [[0.5], []], "tags": ["t"], "n": 3}');
     expect(JSON.parse(out).responses).toEqual(['a', 'c']);
   });

@@ -1,0 +1,117 @@
+/**
+ * Opening a file the user gave as input: only a regular file is read (a character device such as
+ * `/dev/zero` never ends, a FIFO blocks until someone writes to it), and what was opened can be
+ * checked again later. A command that reads its input twice (`filter` decides, then copies the
+ * kept lines) reads both times through the one descriptor and compares what it read, so a file
+ * renamed over or rewritten meanwhile is refused instead of mixing two files' lines.
+ */
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+
+/** An input that is not a regular file, or that changed while it was being read. */
+export class InputFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputFileError';
+  }
+}
+
+/** What kind of file a non-regular one is, in words. */
+export function fileKind(info: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket' | 'isSymbolicLink'>): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+/** The refusal for a path that is not a regular file. */
+export function notRegular(path: string, info: Stats): InputFileError {
+  return new InputFileError(`${path} is ${fileKind(info)}, not a regular file: only rollout files are read`);
+}
+
+/** Throws `InputFileError` unless `path` (followed through symlinks) is a regular file. */
+export function checkRegularFile(path: string): Stats {
+  const info = statSync(path);
+  if (!info.isFile()) throw notRegular(path, info);
+  return info;
+}
+
+/** Which file, and which version of it: device, inode, size and modification time. */
+interface Identity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function identityOf(info: Stats): Identity {
+  return { dev: info.dev, ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+}
+
+/** An input file opened once, refused unless it is a regular file. */
+export class InputFile {
+  readonly fd: number;
+  private readonly opened: Identity;
+
+  private constructor(readonly path: string, fd: number, info: Stats) {
+    this.fd = fd;
+    this.opened = identityOf(info);
+  }
+
+  /**
+   * Opens `path` for reading. The type is checked before opening (opening a FIFO would block) and
+   * again on the descriptor (the path may have been swapped in between).
+   */
+  static open(path: string): InputFile {
+    checkRegularFile(path);
+    const fd = openSync(path, 'r');
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) throw notRegular(path, info);
+      return new InputFile(path, fd, info);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  get size(): number {
+    return this.opened.size;
+  }
+
+  /** `readSync` at `position` into `buffer`; returns the bytes read. */
+  read(buffer: Uint8Array, offset: number, length: number, position: number): number {
+    return readSync(this.fd, buffer, offset, length, position);
+  }
+
+  /**
+   * Throws unless the file is still the one opened, unchanged: the descriptor's size and time,
+   * and the file now at the path (a file renamed over it is another inode).
+   */
+  checkUnchanged(): void {
+    const now = identityOf(fstatSync(this.fd));
+    const atPath = (() => {
+      try {
+        return identityOf(statSync(this.path));
+      } catch {
+        return null;
+      }
+    })();
+    const what = changeOf(this.opened, now, atPath);
+    if (what) throw new InputFileError(`${this.path} ${what} while it was being read: nothing was written; run again on a file that is not being written to`);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function changeOf(opened: Identity, now: Identity, atPath: Identity | null): string | null {
+  if (atPath === null) return 'was removed or renamed';
+  if (atPath.dev !== opened.dev || atPath.ino !== opened.ino) return 'was replaced by another file';
+  if (now.size !== opened.size) return `changed size (${opened.size.toLocaleString('en-US')} → ${now.size.toLocaleString('en-US')} bytes)`;
+  if (now.mtimeMs !== opened.mtimeMs) return 'was modified';
+  return null;
+}
