@@ -6,6 +6,7 @@ import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { capText } from '../core/presentation/capText';
 
 /** Render the whole report. */
 export function renderReport(a: FileAnalysis, width = 100): string {
@@ -57,7 +58,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
     const kept = members.filter((m) => m.decision.kept).length;
     const strip = members.map(stripChar).join('');
     const prompt = (members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
-    const head = `  ${ids.get(key)!.padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
+    const head = `  ${capText(ids.get(key)!, 40).padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
     rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
   }
   return [...rows, ''];

@@ -7,6 +7,7 @@ import { describeEndpoint } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
 import type { ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
+import type { CachedScorer } from '../scoring/cache/cachedScorer';
 import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
 import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
@@ -86,8 +87,10 @@ export async function createModelScorer(args: ParsedArgs, io: CliIo): Promise<{ 
   return { scorer };
 }
 
-/** Each endpoint's state on stderr, when there are several or one of them failed. */
+/** Each endpoint's state on stderr, when there are several or one of them failed; and what went wrong with the score cache, once. */
 export function reportEndpoints(scorer: Scorer, io: CliIo): void {
+  const notice = (scorer as Partial<CachedScorer>).takeCacheNotice?.();
+  if (notice) io.stderr(`prof-lens: ${notice}\n`);
   const endpoints = scorer.endpointStatus?.() ?? [];
   if (endpoints.length > 1 || endpoints.some((e) => e.failures > 0 || e.state !== 'ready')) {
     for (const endpoint of endpoints) io.stderr(`  endpoint ${describeEndpoint(endpoint)}\n`);

@@ -8,6 +8,7 @@ import type { FieldRole } from './settings';
 import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, type Json, type ScoresRead } from './fields';
 import { adaptLabelled } from './formatsLabelled';
 import { rawValueText } from './rawJson';
+import { capText } from './presentation/capText';
 
 /** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
 export type RolloutDraft = Rollout;
@@ -60,7 +61,7 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
         line: record.line,
         severity: 'error',
         code: 'unknown-format',
-        message: `line ${record.line}: no response found: expected one of ${[...RESPONSE_KEYS, ...RESPONSES_KEYS, 'messages'].join(', ')} (or map one with --field response=<path>); keys present: ${Object.keys(value).slice(0, 12).join(', ')}`,
+        message: `line ${record.line}: no response found: expected one of ${[...RESPONSE_KEYS, ...RESPONSES_KEYS, 'messages'].join(', ')} (or map one with --field response=<path>); keys present: ${Object.keys(value).slice(0, 12).map((k) => capText(k, 60)).join(', ')}`,
       },
     ],
   };

@@ -49,12 +49,21 @@ export function prepareRecord(record: SourceRecord, options: PrepareOptions): { 
  * gave no rollout and an error (an unreadable record).
  */
 export function prepareRecordInto(record: SourceRecord, options: PrepareOptions, rollouts: PreparedRollout[], diagnostics: Diagnostic[]): boolean {
-  const adapted = adaptRecord(record, options.settings.fields);
-  for (const d of adapted.diagnostics) diagnostics.push(d);
-  const firstId = options.firstId + rollouts.length;
-  const drafts = adapted.drafts;
-  for (let k = 0; k < drafts.length; k++) rollouts.push(prepareDraft(record, drafts[k] as Rollout, firstId + k, options, diagnostics));
-  return drafts.length === 0 && adapted.diagnostics.some((d) => d.severity === 'error');
+  // One record's failure is its own: the record becomes a diagnostic and the file goes on.
+  const had = { rollouts: rollouts.length, diagnostics: diagnostics.length };
+  try {
+    const adapted = adaptRecord(record, options.settings.fields);
+    for (const d of adapted.diagnostics) diagnostics.push(d);
+    const firstId = options.firstId + rollouts.length;
+    const drafts = adapted.drafts;
+    for (let k = 0; k < drafts.length; k++) rollouts.push(prepareDraft(record, drafts[k] as Rollout, firstId + k, options, diagnostics));
+    return drafts.length === 0 && adapted.diagnostics.some((d) => d.severity === 'error');
+  } catch (error) {
+    rollouts.length = had.rollouts;
+    diagnostics.length = had.diagnostics;
+    diagnostics.push({ line: record.line, severity: 'error', code: 'unreadable-record', message: `line ${record.line}: the record could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    return true;
+  }
 }
 
 function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options: PrepareOptions, diagnostics: Diagnostic[]): PreparedRollout {

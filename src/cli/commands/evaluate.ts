@@ -12,6 +12,7 @@ import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
 import { EXIT_OK, type CliIo } from '../io';
+import { terminalJson, terminalText } from '../terminalText';
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
@@ -32,8 +33,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   if (items.length === 0) throw new UsageError('no labelled solutions found (expected first-error labels: ProcessBench `label`, PRM800K ratings or Math-Shepherd +/-)');
   const report = evaluateFirstError(items, args.settings.threshold);
   const sweep = args.flags.has('--sweep') ? sweepThresholds(items) : null;
-  if (args.flags.has('--json')) io.stdout(JSON.stringify({ scorer, items: items.length, unscored: unscored.length, report, best: sweep?.best ?? null }) + '\n');
-  else io.stdout(renderEvaluation(report, sweep?.best ?? null, scorer) + unscoredLines(unscored));
+  if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify({ scorer, items: items.length, unscored: unscored.length, report, best: sweep?.best ?? null })) + '\n');
+  else io.stdout(terminalText(renderEvaluation(report, sweep?.best ?? null, scorer) + unscoredLines(unscored)));
   return EXIT_OK;
 }
 

@@ -6,6 +6,7 @@ import { asText } from '../../core/fields';
 import { sharedCas } from '../../scoring/cas/casClient';
 import { UsageError } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+import { terminalJson } from '../terminalText';
 
 /** Lines graded per request to the CAS worker. */
 const BATCH = 512;
@@ -33,13 +34,13 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
     for (const c of batch) {
       if ('error' in c) {
         io.stderr(`${file}:${c.line}: expected string fields "pred" and "gold"\n`);
-        io.stdout(JSON.stringify({ equal: null, error: c.error }) + '\n');
+        io.stdout(terminalJson(JSON.stringify({ equal: null, error: c.error })) + '\n');
         problems++;
         continue;
       }
       const verdict = verdicts[next++] as BoundedVerdict;
       if (verdict.notDecided !== undefined) io.stderr(`${file}:${c.line}: not decided: ${verdict.notDecided}\n`);
-      io.stdout(JSON.stringify(lineFor(verdict)) + '\n');
+      io.stdout(terminalJson(JSON.stringify(lineFor(verdict))) + '\n');
     }
   }
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;

@@ -5,14 +5,16 @@ import { analyseFile } from '../analyseFile';
 import { renderReport } from '../reportText';
 import { withScorer } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+import { terminalJson, terminalText } from '../terminalText';
+import { capText } from '../../core/presentation/capText';
 
 export async function reportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
   const file = args.positionals[0];
   if (!file) throw new UsageError('report needs a file: prof-lens report <file> [--json]');
   const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io));
-  if (args.flags.has('--json')) io.stdout(JSON.stringify(reportJson(analysis)) + '\n');
-  else io.stdout(renderReport(analysis, 110));
+  if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(reportJson(analysis))) + '\n');
+  else io.stdout(terminalText(renderReport(analysis, 110)));
   printDiagnostics(analysis, io);
   return analysis.report.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
@@ -39,6 +41,6 @@ export function reportJson(a: FileAnalysis): Record<string, unknown> {
 /** Unreadable lines and other problems go to stderr, each naming its line. */
 export function printDiagnostics(a: FileAnalysis, io: CliIo, limit = 20): void {
   const serious = a.diagnostics.filter((d) => d.severity !== 'info');
-  for (const d of serious.slice(0, limit)) io.stderr(`${a.fileName}:${d.line}: ${d.severity}: ${d.message}\n`);
+  for (const d of serious.slice(0, limit)) io.stderr(`${a.fileName}:${d.line}: ${d.severity}: ${capText(d.message, 1000)}\n`);
   if (serious.length > limit) io.stderr(`${a.fileName}: … and ${serious.length - limit} more problems\n`);
 }

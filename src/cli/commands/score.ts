@@ -2,7 +2,10 @@
  * `prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)`: every input
  * line written out with `step_scores` (one number per step, null for an unscored step; an array
  * per response for grouped lines) and `step_scores_meta`. All other fields, their order and their
- * formatting are kept; the output appears only when complete (temporary file, then rename).
+ * formatting are kept, and a line that gets no scores (blank, unreadable, no rollout) is copied as
+ * its bytes (invalid UTF-8 and CRLF included); an edited line keeps its terminator, and one that is
+ * not valid UTF-8 is edited on its bytes. The output appears only when complete (temporary file,
+ * then rename), and a Ctrl-C removes the temporary file.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
@@ -13,6 +16,7 @@ import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
 import { readFileLines, type FileLine } from '../../scoring/fileLines';
+import { InputFile } from '../../scoring/inputFile';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
@@ -31,15 +35,17 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     throw error;
   });
   let problems = 0;
+  let input: InputFile | null = null;
   try {
+    input = InputFile.open(resolve(io.cwd, file));
     const meta = metaOf(model.scorer);
     let firstId = 0;
-    for await (const lines of readFileLines(file)) {
+    for await (const lines of readFileLines(file, undefined, { input, keepBytes: true })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
         firstId += batch.rollouts;
         problems += batch.problems;
-        await writer.write(batch.text);
+        for (const piece of batch.pieces) await (piece instanceof Uint8Array ? writer.write(piece) : copyRange(input, piece, writer));
       }
     }
     await writer.commit();
@@ -47,6 +53,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     await writer.abort();
     throw error;
   } finally {
+    input?.close();
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
@@ -72,8 +79,11 @@ interface BatchContext {
   file: string;
 }
 
+/** What to write for a line: bytes, or (for a line over the length limit, never held) its byte range in the input. */
+type Piece = Uint8Array | { start: number; end: number };
+
 /** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
-async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ text: string; rollouts: number; problems: number }> {
+async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ pieces: Piece[]; rollouts: number; problems: number }> {
   const perLine: { line: FileLine; rollouts: PreparedRollout[] | null }[] = [];
   let id = ctx.firstId;
   let problems = 0;
@@ -94,8 +104,35 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
   const all = perLine.flatMap((p) => p.rollouts ?? []);
   const scorings = await ctx.scorer.score(all.map((p) => ({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) })));
   const byId = new Map(all.map((p, i) => [p.rollout.id, scorings[i]!]));
-  const text = perLine.map(({ line, rollouts }) => (rollouts ? scoredLine(line.raw, rollouts, byId, ctx.meta) : line.raw) + '\n').join('');
-  return { text, rollouts: id - ctx.firstId, problems };
+  const pieces = perLine.map(({ line, rollouts }): Piece => {
+    if (!line.bytes) return { start: line.byteStart, end: line.byteEnd };
+    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, rollouts, byId, ctx.meta)) : line.bytes;
+  });
+  return { pieces, rollouts: id - ctx.firstId, problems };
+}
+
+/**
+ * An edited line as bytes: the edit made on the decoded text (valid UTF-8) or on the bytes one
+ * character each (otherwise: JSON's structure is ASCII, and what is written in is ASCII too), with
+ * the line's own BOM and terminator.
+ */
+function scoredLineBytes(line: FileLine, bytes: Buffer, edit: (raw: string) => string): Buffer {
+  const bom = line.byteStart === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const n = bytes.length;
+  const terminator = bytes[n - 1] === 10 ? (bytes[n - 2] === 13 ? 2 : 1) : bytes[n - 1] === 13 ? 1 : 0;
+  const body = line.invalidUtf8 ? Buffer.from(edit(bytes.toString('latin1', bom, n - terminator)), 'latin1') : Buffer.from(edit(line.raw), 'utf8');
+  return Buffer.concat([bytes.subarray(0, bom), body, bytes.subarray(n - terminator)]);
+}
+
+/** Copies `range` of the input to `writer`, a megabyte at a time. */
+async function copyRange(input: InputFile, range: { start: number; end: number }, writer: { write(data: Uint8Array): Promise<void> }): Promise<void> {
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  for (let at = range.start; at < range.end;) {
+    const read = input.read(chunk, 0, Math.min(chunk.length, range.end - at), at);
+    if (read === 0) throw new Error(`${input.path} got shorter while it was being scored`);
+    await writer.write(Buffer.from(chunk.subarray(0, read)));
+    at += read;
+  }
 }
 
 function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, StepScoring>, meta: StepScoresMeta): string {

@@ -17,6 +17,7 @@ import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { renderTrend } from '../trend/trendTable';
+import { terminalJson, terminalText } from '../terminalText';
 
 function jobsOf(args: ParsedArgs): number {
   const value = args.values.get('--jobs');
@@ -117,7 +118,9 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       // A command waits for its files and cache entries anyway: they are looked up and stored with blocking calls.
       const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
-      const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
+      const damaged: string[] = [];
+      const onDamaged = (entry: string, file: string): void => void damaged.push(`prof-lens trend: the cache entry ${entry} (for ${file}) is damaged: ignored, the file was summarised again\n`);
+      const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true, onDamaged });
       const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true };
       const { onToDo, onLooked, onAllHandedOut } = plan;
       const hooks = { ...(onToDo ? { onToDo } : {}), ...(onLooked ? { onLooked } : {}), ...(onAllHandedOut ? { onAllHandedOut } : {}) };
@@ -126,9 +129,10 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       });
       progress.end();
       const scorer = createScorerChain(scoring.scorer, scoring.modelScorer).info;
-      if (args.flags.has('--json')) io.stdout(JSON.stringify(trendJson(result.runs, scorer, args.settings)) + '\n');
-      else if (args.flags.has('--csv')) io.stdout(trendCsv(result.runs));
-      else io.stdout(renderTrend(result.runs, scorer.label));
+      if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(trendJson(result.runs, scorer, args.settings))) + '\n');
+      else if (args.flags.has('--csv')) io.stdout(terminalText(trendCsv(result.runs)));
+      else io.stdout(terminalText(renderTrend(result.runs, scorer.label)));
+      for (const message of damaged) io.stderr(message);
       for (const message of result.modelErrors) io.stderr(`prof-lens trend: ${message} The checker scored instead.\n`);
       const problems = result.runs.flatMap((r) => r.problems);
       for (const p of problems) io.stderr(`${p.file}: ${p.message}\n`);

@@ -5,7 +5,7 @@
  * that says why; the other files go on.
  */
 import { statSync } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
 import { compareRunFiles } from '../../core/run/trainingStep';
@@ -13,6 +13,7 @@ import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetecti
 import type { FieldRole } from '../../core/settings';
 import type { SummaryCache } from './summaryCache';
 import type { JobOptions, SummaryOutcome } from './summaryPool';
+import { fileKind } from '../inputFile';
 
 /** Rollout files of a run folder: `.jsonl` and `.json`. */
 const RUN_FILE = /\.(jsonl|json)$/i;
@@ -71,19 +72,38 @@ export class RunPathError extends Error {}
  * The run's files, absolute, in step order: the folder's `.jsonl`/`.json` files, or the one file
  * given. A `.json` object in the folder that holds no rollouts (a config, a metrics file) is not a
  * step: it is left out rather than reported as a broken step file. Empty and unreadable files stay
- * in, to be named as problems.
+ * in, to be named as problems. What is not a regular file (a FIFO, a socket, a device, a symlink to
+ * one, a symlink loop) is never opened (a FIFO would block for ever, `/dev/zero` never ends): it is
+ * left out, and named in `skipped` when the caller passes a list.
  */
-export async function listRunFiles(path: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<string[]> {
+export async function listRunFiles(path: string, fields: Partial<Record<FieldRole, string>> = {}, skipped?: { file: string; message: string }[]): Promise<string[]> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => null);
   if (!info) throw new RunPathError(`${path}: no such folder or file`);
   if (info.isFile()) return [absolute];
-  if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file`);
+  if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file, not ${fileKind(info)}`);
   const entries = await readdir(absolute, { withFileTypes: true });
-  const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && RUN_FILE.test(e.name)).map((e) => e.name);
-  const files = names.sort(compareRunFiles).map((name) => join(absolute, name));
+  const candidates = entries.filter((e) => RUN_FILE.test(e.name) && !e.isDirectory()).map((e) => e.name).sort(compareRunFiles).map((name) => join(absolute, name));
+  const kinds = await Promise.all(candidates.map(regularOrWhy));
+  const files = candidates.filter((file, i) => {
+    const why = kinds[i];
+    if (why !== null) skipped?.push({ file, message: `skipped: ${why}` });
+    return why === null;
+  });
   const isStep = await Promise.all(files.map((file) => (/\.json$/i.test(file) ? mayBeStepFile(file, fields) : true)));
   return files.filter((_, i) => isStep[i]);
+}
+
+/**
+ * Null for a regular file (through symlinks) or a dangling symlink (named later, as a file that
+ * cannot be read); otherwise why the entry is no step file.
+ */
+async function regularOrWhy(file: string): Promise<string | null> {
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) return info.code === 'ELOOP' ? 'a loop of symbolic links' : null;
+  if (info.isFile()) return null;
+  const isLink = await lstat(file).then((l) => l.isSymbolicLink(), () => false);
+  return `${isLink ? 'a symbolic link to ' : ''}${fileKind(info)}, not a regular file`;
 }
 
 /** False for a JSON object document whose first 64 KB hold no rollout record (a run's config or metrics). */
@@ -236,7 +256,8 @@ export async function summariseFiles(files: readonly string[], options: Summaris
 
 /** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */
 export async function summariseRuns(paths: readonly string[], options: SummariseFilesOptions): Promise<{ runs: RunSummary[]; scorerLabel: string | null; modelErrors: string[] }> {
-  const listed = await Promise.all(paths.map((path) => listRunFiles(path, options.fields)));
+  const skipped = paths.map((): { file: string; message: string }[] => []);
+  const listed = await Promise.all(paths.map((path, r) => listRunFiles(path, options.fields, skipped[r])));
   const all = listed.flat();
   const result = await summariseFiles(all, options);
   let offset = 0;
@@ -244,6 +265,7 @@ export async function summariseRuns(paths: readonly string[], options: Summarise
     const count = listed[r]!.length;
     const run = assembleRun(path, result.summaries.slice(offset, offset + count));
     offset += count;
+    run.problems.push(...skipped[r]!);
     if (count === 0) run.problems.push({ file: path, message: 'holds no .jsonl or .json files' });
     return run;
   });
