@@ -72,6 +72,7 @@ export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
     cacheDir,
     ...(args.values.get('--model-name') ? { modelName: args.values.get('--model-name') } : {}),
     ...(number('--concurrency') ? { concurrency: number('--concurrency') } : {}),
+    ...(args.values.has('--timeout') ? { timeoutMs: timeoutMs(args.values.get('--timeout')!) } : {}),
     ...(apiKey ? { apiKey } : {}),
   };
   return args.scorer === 'critic' ? { kind: 'critic', ...served, ...(number('--max-tokens') ? { maxTokens: number('--max-tokens') } : {}) } : { kind: 'http', ...served };
@@ -95,6 +96,13 @@ export function reportEndpoints(scorer: Scorer, io: CliIo): void {
   if (endpoints.length > 1 || endpoints.some((e) => e.failures > 0 || e.state !== 'ready')) {
     for (const endpoint of endpoints) io.stderr(`  endpoint ${describeEndpoint(endpoint)}\n`);
   }
+}
+
+/** `--timeout S`: seconds one attempt of a request may take (a fraction allowed), as ms. */
+function timeoutMs(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(`--timeout expects seconds, more than 0 and at most 86400, got "${value}"`);
+  return Math.ceil(seconds * 1000);
 }
 
 function positiveInt(name: string, value: string): number {
