@@ -2,7 +2,7 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
@@ -27,7 +27,7 @@ export function renderReport(a: FileAnalysis, width = 100): string {
     ...Object.entries(r.byReason).map(([k, v]) => `  ${String(v).padStart(7)}  ${reasonLabel(k)}`),
     '',
     ...groupTable(a, width),
-    ...falsePositiveList(a.rollouts),
+    ...falsePositiveList(a),
   ];
   return lines.join('\n') + '\n';
 }
@@ -37,20 +37,28 @@ function ruleCounts(rules: Record<string, number | undefined>): string {
   return parts.length ? parts.join(' · ') : 'none';
 }
 
+/** Groups shown in the terminal; the rest are counted (`--json` and `filter --decisions` have them all). */
+const GROUPS_SHOWN = 40;
+
 /** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
 function groupTable(a: FileAnalysis, width: number): string[] {
-  const ids = groupIds(a.rollouts);
+  const ids = groupIds(eachRollout(a));
+  // Only the groups shown keep their rollouts (a dump's millions are walked once, not held).
   const byGroup = new Map<string, AnalysedRollout[]>();
-  for (const r of a.rollouts) (byGroup.get(r.group) ?? byGroup.set(r.group, []).get(r.group)!).push(r);
+  for (const r of eachRollout(a)) {
+    const members = byGroup.get(r.group);
+    if (members) members.push(r);
+    else if (byGroup.size < GROUPS_SHOWN + 1) byGroup.set(r.group, [r]);
+  }
   const rows = [
     'groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · T/t dropped by a tie (file order) · ? not ranked)',
     '  group      line     n  n+  n−  kept  strip      prompt',
   ];
-  const limit = 40;
+  const limit = GROUPS_SHOWN;
   let shown = 0;
   for (const [key, members] of byGroup) {
     if (shown++ === limit) {
-      rows.push(`  … ${byGroup.size - limit} more groups (use --json or filter --decisions for all)`);
+      rows.push(`  … ${ids.size - limit} more groups (use --json or filter --decisions for all)`);
       break;
     }
     const nPlus = members.filter((m) => m.outcome.kind === 'correct').length;
@@ -72,10 +80,12 @@ function stripChar(r: AnalysedRollout): string {
   return correct ? 'D' : 'd';
 }
 
-function falsePositiveList(rollouts: readonly AnalysedRollout[]): string[] {
-  const suspected = rollouts.filter((r) => r.falsePositive.suspected);
-  if (suspected.length === 0) return ['no suspected false positives'];
-  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, suspected.length)} of ${suspected.length}`];
+function falsePositiveList(a: FileAnalysis): string[] {
+  const suspected: AnalysedRollout[] = [];
+  for (const r of eachRollout(a)) if (r.falsePositive.suspected && suspected.length < 20) suspected.push(r);
+  const total = a.report.suspectedFalsePositives;
+  if (total === 0) return ['no suspected false positives'];
+  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, total)} of ${total}`];
   for (const r of suspected.slice(0, 20)) {
     const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
     rows.push(`  ${where.padEnd(22)} ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);

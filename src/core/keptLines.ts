@@ -7,6 +7,7 @@
  * export, which write exactly the same bytes.
  */
 import type { FieldRole } from './settings';
+import type { SourceRecord } from './model';
 import { adaptRecord } from './formats';
 import { parseLenient } from './lenientJson';
 import { keepResponses, type ResponseLayout } from './rawEdit';
@@ -80,6 +81,15 @@ export function keptLineBytes(line: LineBytes, rollouts: Decided, fields: Fields
 export function keptElementText(raw: string, rollouts: Decided, fields: Fields = {}): string | null {
   const text = keptLineText(raw, rollouts, fields);
   return text === null ? null : onOneLine(text);
+}
+
+/** How many rollouts an analysis made of a record: as many as it adapts to, none for one it could not read. */
+export function rolloutsOfRecord(record: SourceRecord, fields: Fields = {}): number {
+  try {
+    return adaptRecord(record, fields).drafts.length;
+  } catch {
+    return 0;
+  }
 }
 
 /** `text` without the whitespace runs (outside strings) that contain a line break. */

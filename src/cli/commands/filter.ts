@@ -12,8 +12,8 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { AnalysedRollout, FileAnalysis } from '../../core/analysis';
-import { keptElementText, keptLineBytes } from '../../core/keptLines';
+import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/analysis';
+import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
@@ -60,8 +60,8 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
 }
 
 async function writeDecisions(out: AtomicWriter, a: FileAnalysis): Promise<void> {
-  const ids = groupIds(a.rollouts);
-  for (const r of a.rollouts) await out.write(JSON.stringify(decisionLine(r, ids.get(r.group)!)) + '\n');
+  const ids = groupIds(eachRollout(a));
+  for (const r of eachRollout(a)) await out.write(JSON.stringify(decisionLine(r, ids.get(r.group)!)) + '\n');
 }
 
 interface KeptJob {
@@ -76,15 +76,15 @@ interface KeptJob {
 /** Write the kept lines, read again through the same descriptor; returns how many lines were written. */
 async function writeKept(job: KeptJob): Promise<number> {
   const { input, out, analysis, settings } = job;
-  const byLine = new Map<number, AnalysedRollout[]>();
-  for (const r of analysis.rollouts) (byLine.get(r.line) ?? byLine.set(r.line, []).get(r.line)!).push(r);
+  const decided = new DecidedLines(analysis);
   const copied = createHash('sha256');
   input.checkUnchanged();
   let written = 0;
   if (/\.json$/i.test(input.path)) {
     // A JSON array has no lines to copy: each kept element becomes one line of its own text.
     for (const record of readText(readDocument(input, (b) => copied.update(b)), input.path).records) {
-      const text = keptElementText(record.raw, byLine.get(record.line), settings.fields);
+      // Several elements may start on one line: each takes the rollouts it gave, in order.
+      const text = keptElementText(record.raw, decided.next(rolloutsOfRecord(record, settings.fields)), settings.fields);
       if (text === null) continue;
       await out.write(text + '\n');
       written++;
@@ -93,7 +93,7 @@ async function writeKept(job: KeptJob): Promise<number> {
     for await (const lines of readFileLines(input.path, undefined, { input, keepBytes: true, onChunk: (b) => copied.update(b) })) {
       for (const line of lines) {
         if (!line.bytes) continue;
-        const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, byLine.get(line.line), settings.fields);
+        const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, decided.of(line.line), settings.fields);
         if (bytes === null) continue;
         await out.write(bytes);
         written++;
@@ -102,6 +102,44 @@ async function writeKept(job: KeptJob): Promise<number> {
   }
   checkSameBytes(input, job.analysed, copied);
   return written;
+}
+
+type Decided = { index: number; decision: { kept: boolean } };
+
+
+/** What was decided for each line, asked for in line order: rollouts are in file order, so one cursor walks them once. */
+class DecidedLines {
+  private row = 0;
+  private readonly count: number;
+
+  constructor(private readonly analysis: FileAnalysis) {
+    this.count = rolloutCount(analysis);
+  }
+
+  /** Each rollout of `line` with whether PROF keeps it; undefined when the line holds none. */
+  of(line: number): Decided[] | undefined {
+    while (this.row < this.count && this.lineOf(this.row) < line) this.row++;
+    let found: Decided[] | undefined;
+    while (this.row < this.count && this.lineOf(this.row) === line) (found ??= []).push(this.decided(this.row++));
+    return found;
+  }
+
+  /** The next `n` rollouts. */
+  next(n: number): Decided[] | undefined {
+    const found: Decided[] = [];
+    while (found.length < n && this.row < this.count) found.push(this.decided(this.row++));
+    return found.length > 0 ? found : undefined;
+  }
+
+  private lineOf(row: number): number {
+    const { rows, rollouts } = this.analysis;
+    return rows ? rows.line(row) : rollouts[row]!.line;
+  }
+
+  private decided(row: number): Decided {
+    const { rows, rollouts } = this.analysis;
+    return rows ? { index: rows.index(row), decision: { kept: rows.isKept(row) } } : rollouts[row]!;
+  }
 }
 
 /** Refuses when the second read saw other bytes than the first (the file changed in place). */

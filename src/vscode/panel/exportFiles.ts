@@ -6,7 +6,7 @@
 import { decideAll, NOT_SUSPECTED } from '../../core/groups';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
-import { keptElementText, keptLineBytes } from '../../core/keptLines';
+import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
 import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
@@ -106,8 +106,14 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
   const decoder = new TextDecoder('utf-8');
   const chunks: Uint8Array[] = [];
   if (/\.json$/i.test(fileName)) {
+    // Several elements may start on one line: each takes the rollouts it gave, in file order.
+    const ordered = [...rollouts].sort((a, b) => a.id - b.id);
+    let next = 0;
     for (const record of readText(decoder.decode(bytes), fileName).records) {
-      const text = keptElementText(record.raw, lines.get(record.line), fields);
+      const count = rolloutsOfRecord(record, fields);
+      const own = ordered.slice(next, next + count);
+      next += count;
+      const text = keptElementText(record.raw, own.length > 0 ? own : undefined, fields);
       if (text !== null) chunks.push(encoder.encode(text + '\n'));
     }
     return { bytes: concat(chunks), lines: chunks.length };
@@ -129,6 +135,7 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
   }
   return { bytes: concat(chunks), lines: chunks.length };
 }
+
 
 function isValidUtf8(strict: { decode(bytes: Uint8Array): string }, bytes: Uint8Array): boolean {
   try {
