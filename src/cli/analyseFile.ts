@@ -2,7 +2,8 @@
  * Analysing a file on disk for a command (scoring/analysePath: JSONL streams in chunks; a `.json`
  * document is read whole), with a progress meter on stderr when it is a terminal.
  */
-import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InputFile } from '../scoring/inputFile';
 import type { FileAnalysis } from '../core/analysis';
 import { analysePath, type PathAnalyseOptions } from '../scoring/analysePath';
 import type { CliIo } from './io';
@@ -11,8 +12,18 @@ import { UsageError } from './args';
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
 export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo): Promise<FileAnalysis> {
-  const progress = progressLine(io, options.input?.size ?? (await stat(path)).size);
-  const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, onBytes: (done, total) => progress(done, done === total) });
+  // Opened where the command runs (`io.cwd`), named as the user wrote it; refused unless a regular file.
+  const input = options.input ?? InputFile.open(resolve(io.cwd, path));
+  try {
+    const progress = progressLine(io, input.size);
+    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, input, onBytes: (done, total) => progress(done, done === total) });
+    return checked(analysis, path);
+  } finally {
+    if (!options.input) input.close();
+  }
+}
+
+function checked(analysis: FileAnalysis, path: string): FileAnalysis {
   // A mapped path no record has is a mistake in the command, not a finding about the file.
   const missing = analysis.diagnostics.filter((d) => d.code === FIELD_NOT_FOUND);
   if (missing.length > 0) throw new UsageError(missing.map((d) => `--field: ${path}: ${d.message}`).join('\n'));

@@ -11,10 +11,12 @@
 /**
  * Escape sequences: ESC `[` … final byte (CSI), ESC `]` … BEL or ESC `\` (OSC), ESC `P`/`X`/`^`/`_` …
  * ESC `\` (DCS and the other string controls), ESC and one more character; and the 8-bit forms
- * (U+009B CSI, U+009D OSC, U+0090 DCS … U+009C ST). Each is removed whole, payload included.
+ * (U+009B CSI, U+009D OSC, U+0090 DCS … U+009C ST). Each is removed whole, payload included; a
+ * string control never terminated (a message cut inside one) loses its introducer only, so the
+ * text after it stays readable. A payload stops at the next ESC, so the scan is linear.
  */
 // eslint-disable-next-line no-control-regex
-const SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][\s\S]*?(?:\u0007|\u009c|\u001b\\|$)|\u001b[\s\S]?/g;
+const SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b[\]PX^_][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][^\u0007\u001b\u009c]*(?:\u0007|\u009c|\u001b\\)|\u001b[\s\S]?/g;
 
 /** Control characters left after the sequences (C0 but tab and line feed, DEL, C1) and bidirectional controls. */
 // eslint-disable-next-line no-control-regex

@@ -1,5 +1,7 @@
 /** `prof-lens grade <cases.jsonl>`: answer equivalence, one `{"equal": bool}` line per `{"pred","gold"}` line. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { checkRegularFile } from '../../scoring/inputFile';
 import { createBoundedGrader, type BoundedVerdict, type GradePair } from '../../core/answer/boundedGrade';
 import { readText } from '../../core/reader';
 import { asText } from '../../core/fields';
@@ -16,7 +18,10 @@ type Case = { line: number; pair: GradePair } | { line: number; error: string };
 export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
   const file = argv.find((a) => !a.startsWith('-'));
   if (!file) throw new UsageError('grade needs a file of {"pred": …, "gold": …} lines: prof-lens grade <cases.jsonl>');
-  const read = readText(await readFile(file, 'utf8'), file);
+  const path = resolve(io.cwd, file);
+  // Only a regular file: `/dev/zero` never ends and a FIFO blocks.
+  checkRegularFile(path);
+  const read = readText(await readFile(path, 'utf8'), file);
   const grader = createBoundedGrader(sharedCas());
   let problems = read.diagnostics.length;
   for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message}\n`);

@@ -62,4 +62,22 @@ describe('keeping some responses of a grouped line', () => {
     const out = keepResponses(raw, new Set([1]), { keyedMembers: ['m1', 'm2'] });
     expect(JSON.parse(out)).toEqual({ question: 'q', ground_truth: 'A: 1', m2: { is_correct: false, solution: 'y' } });
   });
+
+  it('trims only the arrays it is given, found under the last of duplicate keys, and nothing else', () => {
+    const raw = '{"question": "q", "choices": ["1", "2", "3", "4"], "responses": ["d1", "d2", "d3", "d4"], "responses": ["a", "b", "c", "d"], "score": [1, 0, 1, 0]}';
+    const out = keepResponses(raw, new Set([0, 2]), { arrays: [['responses'], ['score']] });
+    expect(out).toBe('{"question": "q", "choices": ["1", "2", "3", "4"], "responses": ["d1", "d2", "d3", "d4"], "responses": ["a", "c"], "score": [1, 1]}');
+    expect(JSON.parse(out).responses).toEqual(['a', 'c']);
+  });
 });
+
+describe('a key written twice (JSON.parse keeps the last)', () => {
+  it('offsets point at the parsed value, not the decoy written before it', () => {
+    const raw = '{"response": "decoy\\n\\ntext", "prompt": "p", "response": "real\\n\\nsteps"}';
+    const steps = splitSteps(JSON.parse(raw).response as string, 'double-newline');
+    const spans = rawStepSpans(raw, { responsePath: ['response'], responseShift: 0 }, steps)!;
+    expect(spans.map((s) => decodeSlice(raw, s.start, s.end))).toEqual(['real', 'steps']);
+    expect(spans[0]!.start).toBeGreaterThan(raw.indexOf('"prompt"'));
+  });
+});
+
