@@ -14,25 +14,10 @@ import { NO_LOW_STEPS } from './presentation/stepFacts';
 import { Column, Interner } from './columns';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
-export interface TableRow {
-  line: number;
-  index: number;
-  format: AnalysedRollout['format'];
-  group: string;
-  prompt: string;
-  response: string;
-  responseChars: number;
-  gold: string | null;
-  steps: Step[];
-  rawSteps: { start: number; end: number }[] | null;
+export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'> & {
   stepScores: readonly (number | null)[];
   stepNotes: readonly (string | null)[];
-  scorer: string;
-  unscoredReason: string | null;
-  isScored: boolean;
-  outcome: Outcome;
-  stepLabels: (number | null)[] | null;
-}
+};
 
 const REASONS: readonly ReasonCode[] = [
   'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',

@@ -17,6 +17,7 @@ import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
 import { readFileLines, type FileLine } from '../../scoring/fileLines';
 import { InputFile } from '../../scoring/inputFile';
+import { FieldPresence } from '../../core/fieldPresence';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
@@ -39,15 +40,19 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     input = InputFile.open(resolve(io.cwd, file));
     const meta = metaOf(model.scorer);
+    const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
     for await (const lines of readFileLines(file, undefined, { input, keepBytes: true })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
-        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
+        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence });
         firstId += batch.rollouts;
         problems += batch.problems;
         for (const piece of batch.pieces) await (piece instanceof Uint8Array ? writer.write(piece) : copyRange(input, piece, writer));
       }
     }
+    // A mapped path no record has is a mistake in the command: nothing is written.
+    const missing = presence.missing();
+    if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
     await writer.commit();
   } catch (error) {
     await writer.abort();
@@ -77,6 +82,8 @@ interface BatchContext {
   meta: StepScoresMeta;
   io: CliIo;
   file: string;
+  /** Which paths of the field mapping some record has. */
+  presence: FieldPresence;
 }
 
 /** What to write for a line: bytes, or (for a line over the length limit, never held) its byte range in the input. */
@@ -97,6 +104,7 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       perLine.push({ line, rollouts: null });
       continue;
     }
+    ctx.presence.observe(read.record.value);
     const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id });
     id += prepared.rollouts.length;
     perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });

@@ -196,6 +196,16 @@ describe('score writes what it does not change byte for byte', () => {
     expect(text).toMatch(/^\{"prompt":"p","response":"a\\n\\nb","step_scores":\[[\d.]+,[\d.]+\],"score":1,"step_scores_meta":\{/);
   });
 
+  it('a --field path no record has: exit 2, naming it, nothing written', async () => {
+    const input = join(dir, 'nofield.jsonl');
+    writeFileSync(input, `${ROLLOUT(0)}\n`);
+    const out = join(dir, 'nofield.out.jsonl');
+    const run = await cli(['score', input, '-o', out, '--url', server.url, '--no-cache', '--field', 'group=meta.uid']);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/--field group=meta\.uid: no record of .*nofield\.jsonl has "meta\.uid"/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('Ctrl-C while writing removes the temporary file and keeps the old output', async () => {
     const slow = await startFakeServer({ modelId: 'prm', onPooling: () => ({ delayMs: 5000 }) });
     try {
