@@ -64,6 +64,22 @@ export interface AnalysedRows {
   line(row: number): number;
   index(row: number): number;
   isKept(row: number): boolean;
+  /** What a run's step summary reads of a row, in `into` (reused row after row). */
+  brief(row: number, into: RolloutBrief): RolloutBrief;
+}
+
+/** The few fields a run's step summary reads of each rollout. */
+export type RolloutBrief = Pick<AnalysedRollout, 'group' | 'outcome' | 'decision' | 'responseChars'>;
+
+/** The rollouts' briefs in file order; with columns, one object refilled row after row (do not keep them). */
+export function* eachBrief(a: Pick<FileAnalysis, 'rollouts' | 'rows'>): Generator<RolloutBrief> {
+  const rows = a.rows;
+  if (!rows) {
+    yield* a.rollouts;
+    return;
+  }
+  const into = { group: '', outcome: { kind: 'unknown', source: 'none' }, decision: null, responseChars: 0 } as unknown as RolloutBrief;
+  for (let row = 0; row < rows.count; row++) yield rows.brief(row, into);
 }
 
 /** How many rollouts the analysis holds (without making them). */

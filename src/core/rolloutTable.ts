@@ -104,10 +104,10 @@ export class RolloutTable {
     this.indices.push(row.index);
     this.groupIds.push(group);
     this.formatIds.push(this.formats.id(row.format, row.format));
-    this.outcomeIds.push(this.outcomes.id(outcomeKey(row.outcome), row.outcome));
-    this.scorerIds.push(this.strings.id(row.scorer, row.scorer));
-    this.reasonIds.push(row.unscoredReason === null ? -1 : this.strings.id(row.unscoredReason, row.unscoredReason));
-    this.goldIds.push(row.gold === null ? -1 : this.strings.id(row.gold, row.gold));
+    this.outcomeIds.push(this.outcomeId(row.outcome));
+    this.scorerIds.push(this.stringId(row.scorer, 'scorer'));
+    this.reasonIds.push(row.unscoredReason === null ? -1 : this.stringId(row.unscoredReason, 'reason'));
+    this.goldIds.push(row.gold === null ? -1 : this.stringId(row.gold, 'gold'));
     this.chars.push(row.responseChars);
     this.scoreStart.push(this.scores.length);
     this.scoreCount.push(row.stepScores.length);
@@ -116,7 +116,9 @@ export class RolloutTable {
     this.noteCount.push(row.stepNotes.length);
     for (const n of row.stepNotes) this.notes.push(n === null ? -1 : this.strings.id(n, n));
     this.flags.push(row.isScored ? IS_SCORED : 0);
-    for (const column of [this.decisionReason, this.decisionSteps, this.decisionRank]) column.push(0);
+    this.decisionReason.push(0);
+    this.decisionSteps.push(0);
+    this.decisionRank.push(0);
     this.decisionScore.push(Number.NaN);
     this.decisionConsistency.push(Number.NaN);
     if (row.stepLabels) this.labels.set(at, row.stepLabels);
@@ -126,6 +128,29 @@ export class RolloutTable {
         : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps };
     }
     return at;
+  }
+
+  /** The last string stored under each use, and its id: neighbouring rollouts mostly share scorer and gold. */
+  private readonly last = { scorer: { text: '', id: -1 }, reason: { text: '', id: -1 }, gold: { text: '', id: -1 } };
+
+  private stringId(text: string, use: keyof RolloutTable['last']): number {
+    const last = this.last[use];
+    if (last.id !== -1 && last.text === text) return last.id;
+    last.text = text;
+    last.id = this.strings.id(text, text);
+    return last.id;
+  }
+
+  /** Outcomes seen by identity (the file's shared outcome objects), before their key is worked out. */
+  private readonly outcomeByObject = new Map<Outcome, number>();
+
+  private outcomeId(outcome: Outcome): number {
+    const known = this.outcomeByObject.get(outcome);
+    if (known !== undefined) return known;
+    const id = this.outcomes.id(outcomeKey(outcome), outcome);
+    // Only the stored value is remembered by identity: a fresh object per rollout is not kept.
+    if (this.outcomes.value(id) === outcome) this.outcomeByObject.set(outcome, id);
+    return id;
   }
 
   line(row: number): number {
@@ -221,6 +246,15 @@ export class RolloutTable {
 
   falsePositive(row: number): FalsePositive {
     return this.falsePositives.get(row) ?? NOT_SUSPECTED;
+  }
+
+  /** A row's group, outcome, decision and response length, written into `into`. */
+  brief<T extends { group: string; outcome: Outcome; decision: Decision; responseChars: number }>(row: number, into: T): T {
+    into.group = this.group(row);
+    into.outcome = this.outcome(row);
+    into.decision = this.decision(row);
+    into.responseChars = this.chars.get(row);
+    return into;
   }
 
   /** The row as an `AnalysedRollout` (a new object), facts not yet derived. */

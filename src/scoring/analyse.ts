@@ -209,6 +209,7 @@ export class Analyzer {
       line: (row) => table.line(row),
       index: (row) => table.index(row),
       isKept: (row) => table.isKept(row),
+      brief: (row, into) => table.brief(row, into),
     };
     return withRolloutList({ fileName: this.options.fileName, diagnostics: this.diagnostics, report, settings, scorer: { ...info }, rows });
   }

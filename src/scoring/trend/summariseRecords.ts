@@ -11,6 +11,7 @@ import { partFromAnalysis, type StepPart } from '../../core/run/stepSummary';
 import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';
 import type { FileFigures } from '../../core/run/runSummary';
 import { Analyzer } from '../analyse';
+import { eachBrief } from '../../core/analysis';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorer';
 
@@ -121,7 +122,7 @@ class FileSummariser {
     this.open.delete(step);
     const analysis = await open.analyzer.finish();
     for (const d of analysis.diagnostics) this.note(d);
-    if (analysis.report.rollouts > 0) this.parts.push(partFromAnalysis(step, open.firstLine, analysis.report, analysis.rollouts));
+    if (analysis.report.rollouts > 0) this.parts.push(partFromAnalysis(step, open.firstLine, analysis.report, eachBrief(analysis)));
   }
 }
 
