@@ -6,6 +6,8 @@ import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { strongestFirst } from '../core/flagStrength';
+import { recordLocation } from '../core/presentation/locationWords';
 
 /** Render the whole report. */
 export function renderReport(a: FileAnalysis, width = 100): string {
@@ -71,13 +73,15 @@ function stripChar(r: AnalysedRollout): string {
   return correct ? 'D' : 'd';
 }
 
+/** The suspected false positives, strongest evidence first (see core/flagStrength). */
 function falsePositiveList(rollouts: readonly AnalysedRollout[]): string[] {
-  const suspected = rollouts.filter((r) => r.falsePositive.suspected);
+  const suspected = strongestFirst(rollouts);
   if (suspected.length === 0) return ['no suspected false positives'];
-  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, suspected.length)} of ${suspected.length}`];
+  const rows = [`suspected false positives (correct answers with distrusted steps), strongest ${Math.min(20, suspected.length)} of ${suspected.length}`];
   for (const r of suspected.slice(0, 20)) {
-    const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
-    rows.push(`  ${where.padEnd(22)} ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
+    const where = r.index > 0 || r.format === 'grouped' ? `${recordLocation(r)} response ${r.index}` : recordLocation(r);
+    const strength = `strength ${formatScore(r.falsePositive.strength?.value)}`;
+    rows.push(`  ${where.padEnd(22)} ${strength} · ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
   }
   return rows;
 }

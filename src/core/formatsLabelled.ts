@@ -6,6 +6,7 @@ import type { SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formats';
 import { asNumber, asText, type Json } from './fields';
 import { KI_TAG } from './steps';
+import { recordStepScores } from './stepScoreFields';
 
 /** Try each labelled format; null when the record is none of them. */
 export function adaptLabelled(record: SourceRecord): AdaptResult | null {
@@ -47,7 +48,7 @@ function adaptPrm800k(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold,
     fileOutcome: { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    fileStepScores: recordStepScores(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -111,7 +112,7 @@ function adaptProcessBench(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold: null,
     fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    fileStepScores: recordStepScores(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -142,7 +143,7 @@ function adaptMathShepherd(v: Json): RolloutDraft {
     response: input.slice(shift),
     gold: null,
     fileOutcome: last === undefined ? { kind: 'unknown', source: 'none' } : { kind: last === 1 ? 'correct' : 'incorrect', source: 'file', value: last },
-    fileStepScores: null,
+    fileStepScores: recordStepScores(v),
     explicitSteps: null,
     responsePath: ['input'],
     responseShift: shift,
@@ -175,7 +176,7 @@ function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
       response: solution,
       gold,
       fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-      fileStepScores: null,
+      fileStepScores: recordStepScores(s),
       // These solutions put one step per line.
       explicitSteps: solution.split('\n').map((l) => l.trim()).filter((l) => l.length > 0),
       responsePath: [key, 'solution'],

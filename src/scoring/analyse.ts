@@ -168,6 +168,7 @@ export class Analyzer {
       id: r.id,
       line: r.line,
       index: r.index,
+      item: r.item,
       format: r.format,
       group: r.group,
       prompt: this.keepText || isFirstOfGroup ? r.prompt : '',

@@ -6,11 +6,13 @@
  * labels). A solution the scorer could not score counts as a miss, as in ProcessBench.
  */
 import { basename } from 'node:path';
-import { evaluateFirstError, evaluationItems, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
+import { evaluateFirstError, evaluationItems, hasVerdict, sweepThresholds, type EvaluationItem, type EvaluationReport } from '../../core/evaluation/firstError';
 import { formatPercent } from '../../core/presentation/numbers';
+import { recordLocation } from '../../core/presentation/locationWords';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
+import { printDiagnostics } from './report';
 import { EXIT_OK, type CliIo } from '../io';
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
@@ -22,10 +24,11 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   await withScorer({ ...args, scorer }, io, async (scoring) => {
     for (const file of args.positionals) {
       const analysis = await analyseFile(file, { settings: args.settings, ...scoring, keepText: true }, io);
+      printDiagnostics(analysis, io);
       const subset = basename(file).replace(/\.(jsonl?|json)$/i, '');
       items.push(...evaluationItems(analysis.rollouts, subset));
       for (const r of analysis.rollouts) {
-        if (r.stepLabels && r.unscoredReason !== null) unscored.push(`${file}:${r.line}: ${r.unscoredReason}`);
+        if (r.stepLabels && !hasVerdict(r)) unscored.push(`${file}: ${recordLocation(r)}: ${r.unscoredReason ?? 'every step score is null (no verdict)'}`);
       }
     }
   });

@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
-import { readLine } from '../../core/reader';
+import { readFile } from 'node:fs/promises';
+import { readLine, readText } from '../../core/reader';
 import { prepareRecord, type PreparedRollout } from '../../core/prepare';
 import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
@@ -34,7 +35,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const meta = metaOf(model.scorer);
     let firstId = 0;
-    for await (const lines of readFileLines(file)) {
+    for await (const lines of inputLines(file, io)) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
         firstId += batch.rollouts;
@@ -54,12 +55,27 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
+/**
+ * The input as lines: a JSONL file streamed; a JSON array (ProcessBench) read whole, each element
+ * compacted onto one line, so the output is JSONL with one element per line (`eval` reads it back).
+ */
+async function* inputLines(file: string, io: CliIo): AsyncGenerator<FileLine[]> {
+  if (!/\.json$/i.test(file)) {
+    yield* readFileLines(file);
+    return;
+  }
+  const read = readText(await readFile(file, 'utf8'), file);
+  for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
+  yield read.records.map((r) => ({ line: r.line, raw: JSON.stringify(r.value), terminated: true, byteStart: 0, byteEnd: 0 }));
+}
+
 function metaOf(scorer: Scorer): StepScoresMeta {
   const info = scorer.info;
   const meta: StepScoresMeta = { scorer: info.kind };
   if (info.model) meta.model = info.model;
   if (info.profile) meta.profile = info.profile;
   if (info.provider) meta.provider = info.provider;
+  if (scorer.modelIdentity) meta.identity = scorer.modelIdentity;
   return meta;
 }
 
