@@ -8,15 +8,18 @@ import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { strongestFirst } from '../core/flagStrength';
 import { recordLocation } from '../core/presentation/locationWords';
+import { thresholdText } from '../core/presentation/thresholdWords';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 
-/** Render the whole report. */
-export function renderReport(a: FileAnalysis, width = 100): string {
+/** Render the whole report; `threshold` says where the threshold came from (calibrated, given …). */
+export function renderReport(a: FileAnalysis, width = 100, threshold?: ThresholdSource): string {
   const r = a.report;
   const s = a.settings;
   const filter = s.remove !== null ? `remove=${s.remove}` : `m=${s.m}`;
   const lines = [
     `PROF report: ${a.fileName}`,
-    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate} threshold=${s.threshold}`,
+    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate}`,
+    threshold ? thresholdText(threshold) : `threshold ${s.threshold}`,
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
     `outcomes: correct ${r.outcomes.correct} (${formatPercent(r.accuracy)} of rollouts) · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,

@@ -14,7 +14,8 @@ import { readText } from '../../core/reader';
 import { readFileLines, type FileLine } from '../../scoring/fileLines';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
 import { parseArgs, UsageError } from '../args';
-import { analyseFile } from '../analyseFile';
+import { analyseAtThreshold } from '../threshold';
+import { thresholdText } from '../../core/presentation/thresholdWords';
 import { withScorer } from '../scorerOptions';
 import { printDiagnostics } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
@@ -27,7 +28,8 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
   const decisionsPath = args.values.get('--decisions');
   const outputs = [{ label: '-o', path: resolve(io.cwd, output) }, ...(decisionsPath ? [{ label: '--decisions', path: resolve(io.cwd, decisionsPath) }] : [])];
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], outputs);
-  const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io));
+  const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring));
+  io.stderr(`${file}: ${thresholdText(threshold.source)}\n`);
   const writers: AtomicWriter[] = [];
   let written: number;
   try {
