@@ -30,7 +30,7 @@ export async function calibrateAndStore(input: CalibrateInput): Promise<StoredCa
   const identity = input.threshold.identity;
   if (identity === null) throw new UsageError('--calibrate needs to know what the model is (its identity), and it could not be learned');
   const result = calibrate(input.items, input.args.settings.seed);
-  if (!result) throw new UsageError('--calibrate needs labelled solutions of both kinds (with a wrong step and without) that the scorer scored');
+  if (!result) throw new UsageError('nothing calibrated or stored: --calibrate needs labelled solutions of both kinds (with a wrong step and without) on which some threshold finds a first error (F1 above 0)');
   const calibration: Calibration = {
     identity,
     scorer: input.scorerLabel,

@@ -1,7 +1,8 @@
 /**
  * Calibrating the low-score threshold of one scorer on labelled items: the threshold with the best
- * ProcessBench F1 (the average over subsets `eval` prints), and, against flattery, the F1 of a
- * seeded split: the threshold chosen on one half and measured on the other.
+ * ProcessBench F1 over all the items together (a file holding one kind of item still counts), and,
+ * against flattery, the F1 of a seeded split: the threshold chosen on one half and measured on the
+ * other.
  */
 import { hashString, mulberry32 } from '../random';
 import { evaluateFirstError, type EvaluationItem, type EvaluationReport } from './firstError';
@@ -95,10 +96,14 @@ export interface CalibrationResult {
   correctItems: number;
 }
 
-/** Calibrate on `items`; null when no threshold has a defined F1 (items of one kind only, or nothing scored). */
-export function calibrate(items: readonly EvaluationItem[], seed: number): CalibrationResult | null {
+/**
+ * Calibrate on `items` (pooled into one set); null when no threshold has an F1 above 0 (items of
+ * one kind only, nothing scored, or no threshold that finds any first error: nothing to store).
+ */
+export function calibrate(labelled: readonly EvaluationItem[], seed: number): CalibrationResult | null {
+  const items = labelled.map((item) => ({ ...item, subset: 'all' }));
   const best = bestThreshold(items);
-  if (!best) return null;
+  if (!best || !(best.averageF1! > 0)) return null;
   const errorItems = items.filter((i) => i.firstErrorStep >= 0).length;
   const { calibrate: a, measure: b } = splitInHalves(items, seed);
   const onA = bestThreshold(a);

@@ -10,7 +10,7 @@ import { flagAgreement } from '../../../../src/core/evaluation/flagAgreement';
 import { chooseThreshold, type Calibration } from '../../../../src/core/evaluation/thresholdChoice';
 import { thresholdText } from '../../../../src/core/presentation/thresholdWords';
 
-const item = (stepScores: number[], firstErrorStep: number): EvaluationItem => ({ subset: 's', stepScores, firstErrorStep });
+const item = (stepScores: number[], firstErrorStep: number): EvaluationItem => ({ subset: 'all', stepScores, firstErrorStep });
 const ITEMS = [
   item([0.9, 0.3], 1), item([0.25, 0.9], 0), item([0.9, 0.9, 0.4], 2),
   item([0.9, 0.9], -1), item([0.9, 0.35], -1), item([0.8], -1),
@@ -46,8 +46,10 @@ describe('the F1-best threshold', () => {
     expect(result.heldOut!.f1).toBe(evaluateFirstError(b, result.heldOut!.threshold).averageF1);
   });
 
-  it('cannot calibrate on one kind of item', () => {
+  it('cannot calibrate on one kind of item, nor where no threshold finds a first error', () => {
     expect(calibrate(ITEMS.filter((i) => i.firstErrorStep >= 0), 0)).toBeNull();
+    // Every threshold either flags nothing or flags step 0, never the wrong step 1: F1 0 throughout.
+    expect(calibrate([item([0.9, 0.9], 1), item([0.9], -1)], 0)).toBeNull();
   });
 });
 
