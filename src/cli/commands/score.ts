@@ -2,7 +2,8 @@
  * `prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)`: every input
  * line written out with `step_scores` (one number per step, null for an unscored step; an array
  * per response for grouped lines) and `step_scores_meta`. All other fields, their order and their
- * formatting are kept; the output appears only when complete (temporary file, then rename).
+ * formatting are kept; the output appears only when complete (temporary file, then rename). A JSON
+ * array (ProcessBench) is written as JSONL, one element per line.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
@@ -35,7 +36,8 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const meta = metaOf(model.scorer);
     let firstId = 0;
-    for await (const lines of inputLines(file, io)) {
+    const unreadable = { count: 0 };
+    for await (const lines of inputLines(file, io, unreadable)) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
         firstId += batch.rollouts;
@@ -43,6 +45,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
         await writer.write(batch.text);
       }
     }
+    problems += unreadable.count;
     await writer.commit();
   } catch (error) {
     await writer.abort();
@@ -59,13 +62,16 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
  * The input as lines: a JSONL file streamed; a JSON array (ProcessBench) read whole, each element
  * compacted onto one line, so the output is JSONL with one element per line (`eval` reads it back).
  */
-async function* inputLines(file: string, io: CliIo): AsyncGenerator<FileLine[]> {
+async function* inputLines(file: string, io: CliIo, unreadable: { count: number }): AsyncGenerator<FileLine[]> {
   if (!/\.json$/i.test(file)) {
     yield* readFileLines(file);
     return;
   }
   const read = readText(await readFile(file, 'utf8'), file);
-  for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
+  for (const d of read.diagnostics) {
+    if (d.severity === 'error') unreadable.count++;
+    io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
+  }
   yield read.records.map((r) => ({ line: r.line, raw: JSON.stringify(r.value), terminated: true, byteStart: 0, byteEnd: 0 }));
 }
 

@@ -4,7 +4,7 @@
  */
 import type { FalsePositive } from '../groups';
 import type { ProfSettings } from '../settings';
-import { formatScore, formatScoreBeside } from './numbers';
+import { formatScoreBeside, formatScoresApart } from './numbers';
 
 /** What the evidence line needs to know about the rollout besides its flag. */
 export interface EvidenceInput {
@@ -36,7 +36,8 @@ export function evidenceLine(input: EvidenceInput, settings: Pick<ProfSettings, 
   }
   const gap = evidence.gap;
   if (!gap) return null;
+  const [value, reference] = formatScoresApart(gap.value, gap.reference);
   return gap.measure === 'score'
-    ? `${settings.aggregate} step score ${formatScore(gap.value)}, below the upper half of its correct group (lowest there ${formatScore(gap.reference)})`
-    : `consistency ${formatScore(gap.value)}, below the weakest kept correct rollout (${formatScore(gap.reference)})`;
+    ? `${settings.aggregate} step score ${value}, below the upper half of its correct group (lowest there ${reference})`
+    : `consistency ${value}, below the weakest kept correct rollout (${reference})`;
 }

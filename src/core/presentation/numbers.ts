@@ -48,3 +48,16 @@ export function formatScoreBeside(value: number | null | undefined, threshold: n
   }
   return `${isBelow ? 'just below' : 'at'} ${threshold}`;
 }
+
+/**
+ * Two scores where the first is below the second, shown with the digits it takes for the shown
+ * numbers to keep that order (`0.598` and `0.6001`: `0.598`, `0.600`; never `0.60` below `0.60`).
+ */
+export function formatScoresApart(lower: number, higher: number): [string, string] {
+  for (let decimals = 2; decimals <= MAX_SCORE_DECIMALS; decimals++) {
+    const a = lower.toFixed(decimals);
+    const b = higher.toFixed(decimals);
+    if (Number(a) < Number(b)) return [a, b];
+  }
+  return [String(lower), String(higher)];
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnalysedRollout } from '../../../../src/core/analysis';
 import { NOT_SUSPECTED } from '../../../../src/core/groups';
 import { evidenceLine } from '../../../../src/core/presentation/evidence';
-import { formatScoreBeside } from '../../../../src/core/presentation/numbers';
+import { formatScoreBeside, formatScoresApart } from '../../../../src/core/presentation/numbers';
 import { outcomeLine } from '../../../../src/core/presentation/outcomeWords';
 import { penaltyText, penaltyZonesText } from '../../../../src/core/presentation/penaltyWords';
 import { reasonFamily, reasonLabel, REASON_LABELS } from '../../../../src/core/presentation/reasonWords';
@@ -75,6 +75,8 @@ describe('the evidence line', () => {
     expect(formatScoreBeside(0.31, 0.305)).toBe('0.31');
     expect(formatScoreBeside(0.3049, 0.305)).toBe('0.30');
     expect(formatScoreBeside(0.49999999999, 0.5)).toBe('just below 0.5');
+    expect(formatScoresApart(0.598, 0.6001)).toEqual(['0.598', '0.600']);
+    expect(formatScoresApart(0.6, 0.8)).toEqual(['0.60', '0.80']);
   });
 
   it('names the gap when there is no low step', () => {
