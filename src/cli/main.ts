@@ -6,6 +6,8 @@ import { scoreCommand } from './commands/score';
 import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { trendCommand } from './commands/trend';
+import { auditCommand } from './commands/audit';
+import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
 import { removeTemporaryFiles } from '../scoring/outputFiles';
@@ -13,7 +15,7 @@ import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand };
+const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand, audit: auditCommand };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -72,6 +74,7 @@ export function main(): void {
     stderr: (t) => process.stderr.write(t),
     isStderrTty: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
+    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
   };
   // `prof-lens … | head`: the reader left, which is not an error; stop quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -91,6 +94,16 @@ export function main(): void {
   runCli(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });
+}
+
+/** One line typed on the terminal, the question on stderr (stdout may be a pipe). */
+async function askOnTerminal(question: string): Promise<string | null> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await lines.question(question);
+  } finally {
+    lines.close();
+  }
 }
 
 function fail(error: unknown): void {

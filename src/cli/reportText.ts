@@ -7,15 +7,20 @@ import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { capText } from '../core/presentation/capText';
+import { strongestFirst } from '../core/flagStrength';
+import { recordLocation } from '../core/presentation/locationWords';
+import { thresholdText } from '../core/presentation/thresholdWords';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 
-/** Render the whole report. */
-export function renderReport(a: FileAnalysis, width = 100): string {
+/** Render the whole report; `threshold` says where the threshold came from (calibrated, given …). */
+export function renderReport(a: FileAnalysis, width = 100, threshold?: ThresholdSource): string {
   const r = a.report;
   const s = a.settings;
   const filter = s.remove !== null ? `remove=${s.remove}` : `m=${s.m}`;
   const lines = [
     `PROF report: ${a.fileName}`,
-    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate} threshold=${s.threshold}`,
+    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate}`,
+    threshold ? thresholdText(threshold) : `threshold ${s.threshold}`,
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
     `outcomes: correct ${r.outcomes.correct} (${formatPercent(r.accuracy)} of rollouts) · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,
@@ -80,15 +85,17 @@ function stripChar(r: AnalysedRollout): string {
   return correct ? 'D' : 'd';
 }
 
+/** The suspected false positives, strongest evidence first (see core/flagStrength); only they are held. */
 function falsePositiveList(a: FileAnalysis): string[] {
-  const suspected: AnalysedRollout[] = [];
-  for (const r of eachRollout(a)) if (r.falsePositive.suspected && suspected.length < 20) suspected.push(r);
-  const total = a.report.suspectedFalsePositives;
-  if (total === 0) return ['no suspected false positives'];
-  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, total)} of ${total}`];
+  const flagged: AnalysedRollout[] = [];
+  for (const r of eachRollout(a)) if (r.falsePositive.suspected) flagged.push(r);
+  const suspected = strongestFirst(flagged);
+  if (suspected.length === 0) return ['no suspected false positives'];
+  const rows = [`suspected false positives (correct answers with distrusted steps), strongest ${Math.min(20, suspected.length)} of ${suspected.length}`];
   for (const r of suspected.slice(0, 20)) {
-    const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
-    rows.push(`  ${where.padEnd(22)} ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
+    const where = r.index > 0 || r.format === 'grouped' ? `${recordLocation(r)} response ${r.index}` : recordLocation(r);
+    const strength = `strength ${formatScore(r.falsePositive.strength?.value)}`;
+    rows.push(`  ${where.padEnd(22)} ${strength} · ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
   }
   return rows;
 }

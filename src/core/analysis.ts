@@ -16,6 +16,8 @@ export interface AnalysedRollout extends RolloutFacts {
   line: number;
   /** Response index within the record. */
   index: number;
+  /** 0-based index of the record in a JSON array file (absent for JSONL). */
+  item?: number | undefined;
   format: Rollout['format'];
   group: string;
   /** Empty when the analysis was asked not to keep texts (large files in the CLI). */

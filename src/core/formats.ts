@@ -9,6 +9,8 @@ import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, typ
 import { adaptLabelled } from './formatsLabelled';
 import { rawValueText } from './rawJson';
 import { capText } from './presentation/capText';
+import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
+import { recordLocation } from './presentation/locationWords';
 
 /** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
 export type RolloutDraft = Rollout;
@@ -20,7 +22,6 @@ export const GOLD_KEYS = ['answer', 'gt', 'gts', 'ground_truth', 'gold', 'refere
 export const OUTCOME_KEYS = ['correct', 'is_correct', 'acc', 'score', 'reward', 'label'] as const;
 export const OUTCOMES_KEYS = ['score', 'scores', 'correct', 'is_correct', 'acc', 'rewards'] as const;
 export const GROUP_KEYS = ['uid', 'group', 'group_id', 'prompt_id', 'problem_id'] as const;
-export const STEP_SCORE_KEYS = ['step_scores', 'prm_scores', 'step_rewards', 'values'] as const;
 /** The answer an evaluation harness extracted (Qwen2.5-Math, ToRA: a list parallel to `code`). */
 export const PRED_KEY = 'pred';
 
@@ -52,7 +53,7 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
   if (Array.isArray(value.messages)) return single(adaptChat(value, record.line, record.raw));
   const responsesKey = firstKey(value, RESPONSES_KEYS);
   if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, [responsesKey], value[responsesKey] as unknown[]);
-  const flat = adaptFlat(value, record.line, record.raw);
+  const flat = adaptFlat(value, record.line, record.raw) ?? adaptStepsOnly(value, record.line, record.raw);
   if (flat) return single(flat);
   return {
     drafts: [],
@@ -61,7 +62,7 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
         line: record.line,
         severity: 'error',
         code: 'unknown-format',
-        message: `line ${record.line}: no response found: expected one of ${[...RESPONSE_KEYS, ...RESPONSES_KEYS, 'messages'].join(', ')} (or map one with --field response=<path>); keys present: ${Object.keys(value).slice(0, 12).map((k) => capText(k, 60)).join(', ')}`,
+        message: `${recordLocation(record)}: no response found: expected one of ${[...RESPONSE_KEYS, ...RESPONSES_KEYS, 'messages'].join(', ')} or a steps array of strings (or map one with --field response=<path>); keys present: ${Object.keys(value).slice(0, 12).map((k) => capText(k, 60)).join(', ')}`,
       },
     ],
   };
@@ -117,11 +118,6 @@ function predText(value: unknown): string | null {
   return asText(value);
 }
 
-function fileScores(record: Json): ScoresRead {
-  const key = firstKey(record, STEP_SCORE_KEYS);
-  return readScores(key ? record[key] : undefined, key ?? '');
-}
-
 /** A draft's step-score fields: the scores, and what is wrong with them when they cannot be used. */
 function scoreFields(read: ScoresRead): Pick<RolloutDraft, 'fileStepScores' | 'fileScoresProblem'> {
   return read.problem === undefined ? { fileStepScores: read.scores } : { fileStepScores: null, fileScoresProblem: read.problem };
@@ -145,12 +141,47 @@ function adaptFlat(record: Json, line: number, raw: string): RolloutDraft | null
     response: record[responseKey] as string,
     gold,
     fileOutcome: outcomeOf(record),
-    ...scoreFields(fileScores(record)),
+    ...stepScoreFields(record),
     explicitSteps: Array.isArray(record.steps) && record.steps.every((s) => typeof s === 'string') ? (record.steps as string[]) : null,
     filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
     responseShift: 0,
   };
+}
+
+/**
+ * A record with a `steps` array of strings and no response (`{"problem", "steps": [...]}`): a
+ * rollout whose steps are those strings. An integer `label` (−1 or more) is ProcessBench's first
+ * wrong step, not an outcome.
+ */
+function adaptStepsOnly(record: Json, line: number, raw: string): RolloutDraft | null {
+  const steps = record.steps;
+  if (!Array.isArray(steps) || steps.length === 0 || !steps.every((s) => typeof s === 'string')) return null;
+  const promptKey = PROMPT_KEYS.find((k) => typeof record[k] === 'string');
+  const prompt = promptKey ? (record[promptKey] as string) : '';
+  const gold = goldOf(record);
+  const label = typeof record.label === 'number' && Number.isInteger(record.label) && record.label >= -1 ? record.label : null;
+  const draft: RolloutDraft = {
+    id: 0,
+    line: 0,
+    index: 0,
+    format: 'generic',
+    group: groupKey(record, prompt, gold, line, raw),
+    prompt,
+    response: (steps as string[]).join('\n\n'),
+    gold,
+    fileOutcome: outcomeOf(record, label === null ? OUTCOME_KEYS : OUTCOME_KEYS.filter((k) => k !== 'label')),
+    ...stepScoreFields(record),
+    explicitSteps: steps as string[],
+    filePred: predText(record[PRED_KEY]),
+    responsePath: null,
+    responseShift: 0,
+  };
+  if (label !== null) {
+    draft.stepLabels = steps.map((_, i) => (label < 0 || i < label ? 1 : i === label ? -1 : null));
+    draft.firstErrorStep = label;
+  }
+  return draft;
 }
 
 /** Chat `messages`: the user turns are the prompt, the last assistant turn is the response. */
@@ -176,7 +207,7 @@ function adaptChat(record: Json, line: number, raw: string): RolloutDraft {
     response: typeof content === 'string' ? content : '',
     gold,
     fileOutcome: outcomeOf(record),
-    ...scoreFields(fileScores(record)),
+    ...stepScoreFields(record),
     explicitSteps: null,
     responsePath: typeof content === 'string' ? ['messages', lastAssistant, 'content'] : null,
     responseShift: 0,

@@ -6,6 +6,7 @@ import type { SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formats';
 import { asNumber, asText, type Json } from './fields';
 import { KI_TAG } from './steps';
+import { stepScoreFields } from './stepScoreFields';
 
 /** Try each labelled format; null when the record is none of them. */
 export function adaptLabelled(record: SourceRecord): AdaptResult | null {
@@ -88,7 +89,7 @@ function adaptPrm800k(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold,
     fileOutcome: { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -152,7 +153,7 @@ function adaptProcessBench(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold: null,
     fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -183,7 +184,7 @@ function adaptMathShepherd(v: Json): RolloutDraft {
     response: input.slice(shift),
     gold: null,
     fileOutcome: last === undefined ? { kind: 'unknown', source: 'none' } : { kind: last === 1 ? 'correct' : 'incorrect', source: 'file', value: last },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: null,
     responsePath: ['input'],
     responseShift: shift,
@@ -216,7 +217,7 @@ function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
       response: solution,
       gold,
       fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-      fileStepScores: null,
+      ...stepScoreFields(s),
       // These solutions put one step per line.
       explicitSteps: solution.split('\n').map((l) => l.trim()).filter((l) => l.length > 0),
       responsePath: [key, 'solution'],

@@ -23,6 +23,8 @@ export interface SourceRecord {
   raw: string;
   /** The parsed value. */
   value: unknown;
+  /** 0-based index of the element when the file is one JSON array (messages name it: many arrays sit on one line). */
+  item?: number;
 }
 
 export type OutcomeKind = 'correct' | 'incorrect' | 'unknown' | 'non-binary';
@@ -63,6 +65,8 @@ export interface Rollout {
   line: number;
   /** 0-based response index within the record (0 for flat formats). */
   index: number;
+  /** 0-based index of the record in a JSON array file (absent for JSONL). */
+  item?: number | undefined;
   /** The format adapter that produced it. */
   format: FormatId;
   /** Group key (uid / group id / prompt [+ gold]). */

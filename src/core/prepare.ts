@@ -7,6 +7,7 @@ import type { ProfSettings } from './settings';
 import { adaptRecord } from './formats';
 import { countSteps, splitSteps } from './steps';
 import { rawStepSpans } from './analysis';
+import { recordLocation } from './presentation/locationWords';
 
 export interface PreparedRollout {
   rollout: Rollout;
@@ -71,6 +72,7 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   const rollout: Rollout = draft;
   rollout.id = id;
   rollout.line = record.line;
+  rollout.item = record.item;
   const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
   if (rollout.fileScoresProblem !== undefined) diagnostics.push(badScores(rollout, rollout.fileScoresProblem));
   if (options.countOnly?.(rollout)) {
@@ -107,6 +109,6 @@ function stepCountMismatch(rollout: Rollout, split: number): Diagnostic | null {
     line: rollout.line,
     severity: 'info',
     code: 'step-count-mismatch',
-    message: `line ${rollout.line}${which}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
+    message: `${recordLocation(rollout)}${which}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
   };
 }

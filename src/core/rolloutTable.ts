@@ -14,7 +14,7 @@ import { NO_LOW_STEPS } from './presentation/stepFacts';
 import { Column, Interner } from './columns';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
-export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'> & {
+export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'> & {
   stepScores: readonly (number | null)[];
   stepNotes: readonly (string | null)[];
 };
@@ -51,6 +51,8 @@ interface RowTexts {
 export class RolloutTable {
   private readonly lines = new Column(Int32Array);
   private readonly indices = new Column(Int32Array);
+  /** A JSON array element's index (-1 for a JSONL line). */
+  private readonly items = new Column(Int32Array);
   private readonly groupIds = new Column(Int32Array);
   private readonly formats = new Interner<string>();
   private readonly formatIds = new Column(Uint8Array);
@@ -102,6 +104,7 @@ export class RolloutTable {
     }
     this.lines.push(row.line);
     this.indices.push(row.index);
+    this.items.push(row.item ?? -1);
     this.groupIds.push(group);
     this.formatIds.push(this.formats.id(row.format, row.format));
     this.outcomeIds.push(this.outcomeId(row.outcome));
@@ -269,6 +272,7 @@ export class RolloutTable {
       id: row,
       line: this.lines.get(row),
       index: this.indices.get(row),
+      item: this.items.get(row) === -1 ? undefined : this.items.get(row),
       format: this.formats.value(this.formatIds.get(row)) as AnalysedRollout['format'],
       group: this.groups.value(groupNumber),
       prompt: texts?.prompt ?? (isFirstOfGroup ? (this.groupPrompts[groupNumber] as string) : ''),

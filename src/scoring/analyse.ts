@@ -170,6 +170,7 @@ export class Analyzer {
     this.table.add({
       line: r.line,
       index: r.index,
+      item: r.item,
       format: r.format,
       group: r.group,
       prompt: r.prompt,

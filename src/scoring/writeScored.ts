@@ -16,6 +16,11 @@ export interface StepScoresMeta {
   profile?: string;
   /** The execution provider (onnx) or endpoint (http) that ran the model. */
   provider?: string;
+  /**
+   * What the model is (its folder's content hash, a served model's identity), when known: a
+   * threshold calibrated on these scores is stored for this identity and used for the model's own.
+   */
+  identity?: string;
 }
 
 interface Member {
@@ -79,6 +84,7 @@ function metaObject(meta: StepScoresMeta): Record<string, string> {
   if (meta.model !== undefined) out.model = meta.model;
   if (meta.profile !== undefined) out.profile = meta.profile;
   if (meta.provider !== undefined) out.provider = meta.provider;
+  if (meta.identity !== undefined) out.identity = meta.identity;
   return out;
 }
 

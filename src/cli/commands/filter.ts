@@ -22,7 +22,8 @@ import { readDocument } from '../../scoring/analysePath';
 import { InputFile, InputFileError } from '../../scoring/inputFile';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
 import { parseArgs, UsageError } from '../args';
-import { analyseFile } from '../analyseFile';
+import { analyseAtThreshold } from '../threshold';
+import { thresholdText } from '../../core/presentation/thresholdWords';
 import { withScorer } from '../scorerOptions';
 import { printDiagnostics } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
@@ -38,7 +39,8 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
   const input = InputFile.open(resolve(io.cwd, file));
   try {
     const analysed = createHash('sha256');
-    const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring, input, onChunk: (b) => analysed.update(b) }, io));
+    const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { input, onChunk: (b) => analysed.update(b) }));
+    io.stderr(`${file}: ${thresholdText(threshold.source)}\n`);
     const writers: AtomicWriter[] = [];
     let written: number;
     try {

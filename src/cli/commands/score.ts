@@ -5,11 +5,12 @@
  * formatting are kept, and a line that gets no scores (blank, unreadable, no rollout) is copied as
  * its bytes (invalid UTF-8 and CRLF included); an edited line keeps its terminator, and one that is
  * not valid UTF-8 is edited on its bytes. The output appears only when complete (temporary file,
- * then rename), and a Ctrl-C removes the temporary file.
+ * then rename), and a Ctrl-C removes the temporary file. A JSON array (ProcessBench) is written as
+ * JSONL, one element per line, each from its own text.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
-import { readLine } from '../../core/reader';
+import { readLine, readText } from '../../core/reader';
 import { prepareRecord, type PreparedRollout } from '../../core/prepare';
 import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
@@ -17,6 +18,8 @@ import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
 import { readFileLines, type FileLine } from '../../scoring/fileLines';
 import { InputFile } from '../../scoring/inputFile';
+import { readDocument } from '../../scoring/analysePath';
+import { onOneLine } from '../../core/keptLines';
 import { FieldPresence } from '../../core/fieldPresence';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
@@ -42,7 +45,8 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     const meta = metaOf(model.scorer);
     const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
-    for await (const lines of readFileLines(file, undefined, { input, keepBytes: true })) {
+    const unreadable = { count: 0 };
+    for await (const lines of inputLines({ file, input, io, unreadable })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence });
         firstId += batch.rollouts;
@@ -53,6 +57,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     // A mapped path no record has is a mistake in the command: nothing is written.
     const missing = presence.missing();
     if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
+    problems += unreadable.count;
     await writer.commit();
   } catch (error) {
     await writer.abort();
@@ -66,12 +71,35 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
+/**
+ * The input as lines: a JSONL file streamed with each line's bytes; a JSON array (ProcessBench)
+ * read whole, each element on one line from its own text (tokens as written: `onOneLine`), so the
+ * output is JSONL with one element per line (`eval` reads it back).
+ */
+async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number } }): AsyncGenerator<FileLine[]> {
+  const { file, input, io, unreadable } = from;
+  if (!/\.json$/i.test(file)) {
+    yield* readFileLines(file, undefined, { input, keepBytes: true });
+    return;
+  }
+  const read = readText(readDocument(input), file);
+  for (const d of read.diagnostics) {
+    if (d.severity === 'error') unreadable.count++;
+    io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
+  }
+  yield read.records.map((r) => {
+    const raw = onOneLine(r.raw);
+    return { line: r.line, raw, terminated: true, byteStart: 0, byteEnd: 0, bytes: Buffer.from(`${raw}\n`) };
+  });
+}
+
 function metaOf(scorer: Scorer): StepScoresMeta {
   const info = scorer.info;
   const meta: StepScoresMeta = { scorer: info.kind };
   if (info.model) meta.model = info.model;
   if (info.profile) meta.profile = info.profile;
   if (info.provider) meta.provider = info.provider;
+  if (scorer.modelIdentity) meta.identity = scorer.modelIdentity;
   return meta;
 }
 
