@@ -160,6 +160,30 @@ export class RolloutTable {
     return this.lines.get(row);
   }
 
+  /** The row's element of a JSON array file, or -1 for a JSONL line. */
+  item(row: number): number {
+    return this.items.get(row);
+  }
+
+  gold(row: number): string | null {
+    const id = this.goldIds.get(row);
+    return id === -1 ? null : this.strings.value(id);
+  }
+
+  responseChars(row: number): number {
+    return this.chars.get(row);
+  }
+
+  unscoredReason(row: number): string | null {
+    const id = this.reasonIds.get(row);
+    return id === -1 ? null : this.strings.value(id);
+  }
+
+  /** The prompt of group number `group` (kept for its first row even when texts are not). */
+  groupPrompt(group: number): string {
+    return this.groupPrompts[group] as string;
+  }
+
   index(row: number): number {
     return this.indices.get(row);
   }

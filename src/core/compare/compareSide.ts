@@ -1,12 +1,10 @@
 /**
- * One side of a comparison: an analysis reduced to its prompts, each with the figures compare
+ * One side of a comparison: an analysis (its explorer table) reduced to its prompts, each with the figures compare
  * shows (rollouts, correct answers, suspected false positives, the best kept rollout's
  * consistency) and, where the caller keeps them, the ids of its rollouts. JSON-plain, small (one
  * entry per prompt and gold), so a side analysed in a worker thread travels back cheaply.
  */
-import type { FileAnalysis } from '../analysis';
-import { eachRollout } from '../analysis';
-import { groupIds } from '../decisionLines';
+import { OUTCOME_ORDER, type ExplorerTable } from '../explore/explorerTable';
 import { goldKey, questionKey } from './alignmentKey';
 
 /** One prompt (with one gold) of a side. */
@@ -39,44 +37,45 @@ export interface CompareSide {
 }
 
 /**
- * The prompts of an analysis. A group's prompt and gold are those of its first rollout (a group
- * is one prompt: grouped by the file's id, or by prompt and gold; a lean analysis keeps the prompt
- * only there); every rollout of the group counts for it. `withRows`: keep each prompt's rollout
- * ids (the editor's Compare view opens them).
+ * The prompts of an analysis, read from its explorer table (no rollout is made). A group's
+ * prompt and gold are those of its first rollout (a group is one prompt: grouped by the file's
+ * id, or by prompt and gold); every rollout of the group counts for it. `withRows`: keep each
+ * prompt's rollout ids (the editor's Compare view opens them).
  */
-export function summariseForCompare(analysis: Pick<FileAnalysis, 'rollouts' | 'rows' | 'report'>, options: { withRows?: boolean } = {}): CompareSide {
-  const byGroup = new Map<string, SidePrompt>();
+export function summariseForCompare(table: ExplorerTable, unreadableLines: number, options: { withRows?: boolean } = {}): CompareSide {
+  const groups = table.groupNames.length;
+  const entryOfGroup = new Array<SidePrompt | undefined>(groups);
   const byPrompt = new Map<string, SidePrompt>();
   const prompts: SidePrompt[] = [];
-  // Every group in order of first appearance: the readable ids (g1, g2 …) count them all.
-  const groupKeys: { group: string }[] = [];
-  let row = 0;
-  for (const r of eachRollout(analysis)) {
-    let entry = byGroup.get(r.group);
+  for (let row = 0; row < table.count; row++) {
+    const group = table.group[row] as number;
+    let entry = entryOfGroup[group];
     if (!entry) {
-      groupKeys.push({ group: r.group });
-      const question = questionKey(r.prompt);
-      const gold = goldKey(r.gold);
+      const prompt = table.groupPrompts[group] as string;
+      const goldId = table.gold[row] as number;
+      const question = questionKey(prompt);
+      const gold = goldKey(goldId === -1 ? null : table.strings.value(goldId));
       const key = `${question}\u0000${gold ?? '\u0001'}`;
       entry = byPrompt.get(key);
       if (!entry) {
-        entry = { question, gold, prompt: r.prompt.trim(), group: r.group, groups: 0, rollouts: 0, correct: 0, incorrect: 0, suspectedFalsePositives: 0, bestKeptConsistency: null, ...(options.withRows ? { rows: [] } : {}) };
+        entry = { question, gold, prompt: prompt.trim(), group: table.groupNames[group] as string, groups: 0, rollouts: 0, correct: 0, incorrect: 0, suspectedFalsePositives: 0, bestKeptConsistency: null, ...(options.withRows ? { rows: [] } : {}) };
         byPrompt.set(key, entry);
         prompts.push(entry);
       }
       entry.groups++;
-      byGroup.set(r.group, entry);
+      entryOfGroup[group] = entry;
     }
     entry.rollouts++;
-    if (r.outcome.kind === 'correct') entry.correct++;
-    else if (r.outcome.kind === 'incorrect') entry.incorrect++;
-    if (r.falsePositive.suspected) entry.suspectedFalsePositives++;
-    const d = r.decision;
-    if (d.kept && d.consistency !== null && (entry.bestKeptConsistency === null || d.consistency > entry.bestKeptConsistency)) entry.bestKeptConsistency = d.consistency;
+    const outcome = table.outcome[row];
+    if (outcome === CORRECT) entry.correct++;
+    else if (outcome === INCORRECT) entry.incorrect++;
+    if (table.isSuspected(row)) entry.suspectedFalsePositives++;
+    const consistency = table.consistency[row] as number;
+    if (table.isKept(row) && !Number.isNaN(consistency) && (entry.bestKeptConsistency === null || consistency > entry.bestKeptConsistency)) entry.bestKeptConsistency = consistency;
     entry.rows?.push(row);
-    row++;
   }
-  const ids = groupIds(groupKeys);
-  for (const p of prompts) p.group = ids.get(p.group) ?? p.group;
-  return { prompts, rollouts: row, unreadableLines: analysis.report.unreadableLines };
+  return { prompts, rollouts: table.count, unreadableLines };
 }
+
+const CORRECT = OUTCOME_ORDER.indexOf('correct');
+const INCORRECT = OUTCOME_ORDER.indexOf('incorrect');

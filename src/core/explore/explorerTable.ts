@@ -12,7 +12,7 @@ import { Interner } from '../columns';
 import { eachRollout, rolloutCount } from '../analysis';
 import { groupIds } from '../decisionLines';
 import { REASON_LABELS } from '../presentation/reasonWords';
-import { scoreSummary } from '../presentation/stepFacts';
+import { scoreSummary, weakestStepOf } from '../presentation/stepFacts';
 import { capText } from '../presentation/capText';
 import { rewardValuesOf, type RewardSource } from './rewardValues';
 
@@ -73,8 +73,11 @@ export interface ExplorerRow {
 /** What the table is built from: an analysis (its columns or its list of rollouts). */
 export type ExplorerInput = Pick<FileAnalysis, 'rollouts' | 'rows'>;
 
-/** A rollout as the table reads it (an analysed rollout, with reward fields where the format has them). */
-type TableRollout = AnalysedRollout & RewardSource;
+/** What the table reads of one rollout: an analysed rollout has it all, and so does one row of columns. */
+type RowFigures = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'gold' | 'decision' | 'isScored' | 'stepScores' | 'falsePositive' | 'responseChars' | 'prompt'> & RewardSource;
+
+/** Texts kept only where a rollout has them: the evidence line and why it was not scored. */
+type RowWords = Pick<AnalysedRollout, 'evidence' | 'unscoredReason'>;
 
 /** The explorer's columns of one analysis, in file order (row = rollout id). */
 export class ExplorerTable {
@@ -106,8 +109,12 @@ export class ExplorerTable {
   /** Readable group ids by group number. */
   readonly groupNames: string[] = [];
   readonly strings = new Interner<string>();
+  /** Each group's prompt (as its first rollout has it), by group number. */
+  readonly groupPrompts: string[] = [];
   private readonly evidence = new Map<number, string>();
   private readonly unscoredReasons = new Map<number, string>();
+  /** Words made when a row is shown (an analysis held as columns words its evidence on demand). */
+  wordsOf: ((id: number) => RowWords) | null = null;
 
   constructor(count: number) {
     this.count = count;
@@ -159,8 +166,9 @@ export class ExplorerTable {
     const bits = this.rules[id] as number;
     FALSE_POSITIVE_RULES.forEach((rule, i) => bits & (1 << i) && rules.push(rule));
     const weakestStep = this.weakestStep[id] as number;
-    const evidence = this.evidence.get(id);
-    const unscoredReason = this.unscoredReasons.get(id);
+    const words = this.wordsOf && (this.rules[id] !== 0 || this.isUnscored(id)) ? this.wordsOf(id) : null;
+    const evidence = words ? (words.evidence ?? undefined) : this.evidence.get(id);
+    const unscoredReason = words ? (words.unscoredReason ?? undefined) : this.unscoredReasons.get(id);
     return {
       id,
       line: this.line[id] as number,
@@ -190,8 +198,8 @@ export class ExplorerTable {
     };
   }
 
-  /** Writes one rollout's figures into row `at`. */
-  set(at: number, r: TableRollout, groupNumber: number): void {
+  /** Writes one rollout's figures into row `at` (`words`: its evidence and unscored reason, when kept here). */
+  set(at: number, r: RowFigures, groupNumber: number, words: RowWords | null): void {
     this.line[at] = r.line;
     this.index[at] = r.index;
     this.item[at] = r.item ?? -1;
@@ -201,10 +209,11 @@ export class ExplorerTable {
     this.gold[at] = this.stringId(r.gold);
     const d = r.decision;
     this.steps[at] = d.steps;
-    const summary = r.isScored ? scoreSummary(r.stepScores) : { mean: null, min: null };
-    this.meanScore[at] = summary.mean ?? Number.NaN;
-    this.weakestScore[at] = r.weakestStep?.score ?? Number.NaN;
-    this.weakestStep[at] = r.weakestStep?.step ?? -1;
+    const summary = r.isScored ? scoreSummary(r.stepScores) : null;
+    const weakest = r.isScored ? weakestStepOf(r.stepScores) : null;
+    this.meanScore[at] = summary?.mean ?? Number.NaN;
+    this.weakestScore[at] = weakest?.score ?? Number.NaN;
+    this.weakestStep[at] = weakest?.step ?? -1;
     this.consistency[at] = d.consistency ?? Number.NaN;
     this.reason[at] = Math.max(0, REASON_ORDER.indexOf(d.reason));
     const fp = r.falsePositive;
@@ -218,10 +227,23 @@ export class ExplorerTable {
     let bits = 0;
     for (const rule of fp.rules) bits |= 1 << FALSE_POSITIVE_RULES.indexOf(rule);
     this.rules[at] = bits;
-    if (r.evidence !== null) this.evidence.set(at, r.evidence);
-    if (r.unscoredReason !== null) this.unscoredReasons.set(at, r.unscoredReason);
+    if (words?.evidence) this.evidence.set(at, words.evidence);
+    if (words?.unscoredReason) this.unscoredReasons.set(at, words.unscoredReason);
     this.responseChars[at] = r.responseChars;
-    for (const { name, value } of rewardValuesOf(r)) this.rewardColumn(name)[at] = value ?? Number.NaN;
+    for (const { name, value } of this.rewardsOf(r)) this.rewardColumn(name)[at] = value ?? Number.NaN;
+  }
+
+  /** Reward values, read once per distinct outcome when the rollout has no reward fields of its own. */
+  private readonly rewardsByOutcome = new Map<RewardSource['outcome'], ReturnType<typeof rewardValuesOf>>();
+
+  private rewardsOf(r: RowFigures): ReturnType<typeof rewardValuesOf> {
+    if (r.rewards || r.outcomeField) return rewardValuesOf(r);
+    let known = this.rewardsByOutcome.get(r.outcome);
+    if (!known) {
+      known = rewardValuesOf({ outcome: r.outcome });
+      if (this.rewardsByOutcome.size < 4096) this.rewardsByOutcome.set(r.outcome, known);
+    }
+    return known;
   }
 
   /** Marks the rows of lines that hold more than one rollout. */
@@ -252,22 +274,50 @@ function nullable(value: number): number | null {
 }
 
 /**
- * The explorer's table of an analysis: one pass over its rollouts (made one at a time when the
- * analysis holds them as columns).
+ * The explorer's table of an analysis: one pass over its rollouts, read straight from the
+ * analysis's columns when it holds them (no rollout is made; evidence lines are worded when their
+ * row is shown), else from its list of rollouts.
  */
 export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
+  const rows = analysis.rows;
+  const columns = rows?.table;
   const table = new ExplorerTable(rolloutCount(analysis));
   const groupNumbers = new Map<string, number>();
   const groupKeys: { group: string }[] = [];
-  let at = 0;
-  for (const r of eachRollout(analysis)) {
-    let group = groupNumbers.get(r.group);
-    if (group === undefined) {
-      group = groupKeys.length;
-      groupNumbers.set(r.group, group);
-      groupKeys.push({ group: r.group });
+  const numberOf = (group: string, prompt: () => string): number => {
+    let n = groupNumbers.get(group);
+    if (n === undefined) {
+      n = groupKeys.length;
+      groupNumbers.set(group, n);
+      groupKeys.push({ group });
+      table.groupPrompts.push(prompt());
     }
-    table.set(at++, r, group);
+    return n;
+  };
+  if (rows && columns) {
+    // One object refilled row after row: the figures of a rollout, without the rollout.
+    const into = { line: 0, index: 0, item: undefined as number | undefined, gold: null as string | null, decision: null as unknown as RowFigures['decision'], isScored: false, stepScores: [] as (number | null)[], falsePositive: null as unknown as RowFigures['falsePositive'], responseChars: 0, prompt: '', outcome: null as unknown as RowFigures['outcome'] };
+    for (let row = 0; row < columns.count; row++) {
+      const item = columns.item(row);
+      into.line = columns.line(row);
+      into.index = columns.index(row);
+      into.item = item === -1 ? undefined : item;
+      into.gold = columns.gold(row);
+      into.outcome = columns.outcome(row);
+      into.decision = columns.decision(row);
+      into.isScored = columns.isScored(row);
+      into.stepScores = into.isScored ? columns.stepScores(row) : [];
+      into.falsePositive = columns.falsePositive(row);
+      into.responseChars = columns.responseChars(row);
+      // The columns number groups in order of first appearance too: a new number is a new group.
+      const group = columns.groupNumber(row);
+      if (group === groupKeys.length) numberOf(columns.group(row), () => columns.groupPrompt(group));
+      table.set(row, into, group, null);
+    }
+    table.wordsOf = (id) => rows.at(id);
+  } else {
+    let at = 0;
+    for (const r of eachRollout(analysis)) table.set(at++, r, numberOf(r.group, () => r.prompt), r);
   }
   const names = groupIds(groupKeys);
   for (const { group } of groupKeys) table.groupNames.push(names.get(group) as string);

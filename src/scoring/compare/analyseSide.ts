@@ -9,6 +9,7 @@ import type { ProfSettings } from '../../core/settings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { stepOfRecord } from '../../core/run/trainingStep';
 import { summariseForCompare, type CompareSide } from '../../core/compare/compareSide';
+import { buildExplorerTable } from '../../core/explore/explorerTable';
 import { Analyzer } from '../analyse';
 import { analysePath } from '../analysePath';
 import { fileBatches } from '../trend/fileBatches';
@@ -54,7 +55,7 @@ export async function analyseSide(source: CompareSource, options: SideOptions): 
   const where = source.files.length === 1 ? source.files[0]! : source.label;
   const serious = analysis.diagnostics.filter((d) => d.severity !== 'info');
   return {
-    side: summariseForCompare(analysis, { withRows: options.withRows === true }),
+    side: summariseForCompare(buildExplorerTable(analysis), analysis.report.unreadableLines, { withRows: options.withRows === true }),
     scorerLabel: analysis.scorer.label,
     problems: serious.slice(0, LISTED_PROBLEMS).map((d) => ({ where, line: d.line, severity: d.severity, message: d.message })),
     moreProblems: Math.max(0, serious.length - LISTED_PROBLEMS),

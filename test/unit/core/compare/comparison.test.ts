@@ -43,8 +43,8 @@ describe('compareSides', () => {
 describe('promptSides (the Compare view)', () => {
   it("each side's rollouts of a prompt, as explorer rows, from the analyses' own tables", async () => {
     const [a, b] = await Promise.all(['a', 'b'].map((s) => analyseText(readFileSync(`test/fixtures/compare/${s}.jsonl`, 'utf8'), { fileName: `${s}.jsonl` })));
-    const c = compareSides(summariseForCompare(a!, { withRows: true }), summariseForCompare(b!, { withRows: true }));
     const [tableA, tableB] = [buildExplorerTable(a!), buildExplorerTable(b!)];
+    const c = compareSides(summariseForCompare(tableA, 0, { withRows: true }), summariseForCompare(tableB, 0, { withRows: true }));
     const sides = promptSides(c.prompts[1]!, (id) => tableA.row(id), (id) => tableB.row(id));
     expect(sides.prompt).toBe('What is 2 + 2?');
     expect(sides.a.map((r) => [r.line, r.outcome, r.weakestScore, r.suspectedFalsePositive])).toEqual([[1, 'correct', 0.7, false], [2, 'correct', 0.6, false], [3, 'correct', 0.2, true], [4, 'incorrect', 0.5, false]]);

@@ -185,3 +185,17 @@ describe('hostile text stays data', () => {
     }
   });
 });
+
+describe('the table reads the same from columns as from a list of rollouts', () => {
+  it('every row of the fixture and of the example', async () => {
+    for (const [path, options] of [['test/fixtures/explore/small.jsonl', { scorer: 'file' as const, settings: { m: 2 } }], ['examples/gsm-rollouts.jsonl', {}]] as const) {
+      const analysis = await analyseText(readFileSync(path, 'utf8'), { fileName: path, ...options });
+      expect(analysis.rows?.table).toBeDefined();
+      const fromColumns = buildExplorerTable(analysis);
+      const fromList = buildExplorerTable({ rollouts: analysis.rollouts });
+      expect(fromColumns.count).toBe(analysis.rollouts.length);
+      for (let id = 0; id < fromColumns.count; id++) expect(fromColumns.row(id)).toEqual(fromList.row(id));
+      expect(fromColumns.groupPrompts).toEqual(fromList.groupPrompts);
+    }
+  });
+});
