@@ -8,6 +8,7 @@ import type { AnalysedRollout, FileAnalysis } from '../analysis';
 import type { OutcomeKind, ReasonCode } from '../model';
 import type { FalsePositiveRule } from '../settings';
 import { FALSE_POSITIVE_RULES } from '../settings';
+import { NOT_SUSPECTED } from '../groups';
 import { Interner } from '../columns';
 import { eachRollout, rolloutCount } from '../analysis';
 import { groupIds } from '../decisionLines';
@@ -296,7 +297,9 @@ export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
   };
   if (rows && columns) {
     // One object refilled row after row: the figures of a rollout, without the rollout.
-    const into = { line: 0, index: 0, item: undefined as number | undefined, gold: null as string | null, decision: null as unknown as RowFigures['decision'], isScored: false, stepScores: [] as (number | null)[], falsePositive: null as unknown as RowFigures['falsePositive'], responseChars: 0, prompt: '', outcome: null as unknown as RowFigures['outcome'] };
+    const decision = { id: 0, kept: false, reason: 'kept', steps: 0, score: null, consistency: null, penalised: false, rank: null } as RowFigures['decision'];
+    const scores: (number | null)[] = [];
+    const into = { line: 0, index: 0, item: undefined as number | undefined, gold: null as string | null, decision, isScored: false, stepScores: scores, falsePositive: NOT_SUSPECTED, responseChars: 0, prompt: '', outcome: null as unknown as RowFigures['outcome'] };
     for (let row = 0; row < columns.count; row++) {
       const item = columns.item(row);
       into.line = columns.line(row);
@@ -304,10 +307,12 @@ export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
       into.item = item === -1 ? undefined : item;
       into.gold = columns.gold(row);
       into.outcome = columns.outcome(row);
-      into.decision = columns.decision(row);
+      into.decision = columns.decision(row, decision);
       into.isScored = columns.isScored(row);
-      into.stepScores = into.isScored ? columns.stepScores(row) : [];
-      into.falsePositive = columns.falsePositive(row);
+      if (into.isScored) columns.stepScores(row, scores);
+      else scores.length = 0;
+      // Only a correct answer can be a false positive.
+      into.falsePositive = into.outcome.kind === 'correct' ? columns.falsePositive(row) : NOT_SUSPECTED;
       into.responseChars = columns.responseChars(row);
       // The columns number groups in order of first appearance too: a new number is a new group.
       const group = columns.groupNumber(row);
