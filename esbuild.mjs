@@ -31,6 +31,7 @@ const entries = [
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/compare/worker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,

@@ -35,6 +35,14 @@ Usage:
       positives, step counts H, response length, AUROC. Summaries are cached per file,
       so a re-run reads only new or changed files; --jobs N: at most N worker threads
       (default one per core; fewer when little is left to summarise).
+  prof-lens compare <a> <b> [--json] [options]
+      Two dumps prompt by prompt: per prompt, the pass rate on each side and its change,
+      the consistency of each side's best kept rollout, suspected false positives; largest
+      fall first, prompts on one side only counted. A side is a rollout file, a run folder
+      with a step (runs/grpo@40: its files named for step 40), or a file of several steps
+      with one (all.jsonl@40: records whose step/global_step is 40). Prompts align by their
+      question with whitespace normalised; a question asked with several golds is told
+      apart by its gold.
   prof-lens doctor [--model <dir>] [--url <endpoint>]... [--scorer critic] [--providers LIST] [--json]
       Check the set-up: versions, execution providers, a model folder (files, manifest,
       tokenizer, inputs/outputs, a timed one-rollout smoke score), each endpoint (GET
@@ -83,4 +91,5 @@ error, or a server that cannot be used or answers in the wrong shape.
 Example:
   prof-lens report examples/gsm-rollouts.jsonl
   prof-lens filter examples/gsm-rollouts.jsonl -o kept.jsonl --decisions decisions.jsonl --m 4
+  prof-lens compare runs/grpo@40 runs/grpo@80
 `;

@@ -7,6 +7,7 @@ import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { trendCommand } from './commands/trend';
 import { auditCommand } from './commands/audit';
+import { compareCommand } from './commands/compare';
 import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
@@ -15,7 +16,7 @@ import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand, audit: auditCommand };
+const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand, compare: compareCommand, audit: auditCommand };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -7,6 +7,7 @@ import type { FalsePositive } from './groups';
 import type { FileReport } from './report';
 import type { RolloutFacts } from './presentation/rolloutFacts';
 import type { ProfSettings } from './settings';
+import type { RolloutTable } from './rolloutTable';
 import { decodedToRaw, locateString } from './rawJson';
 
 /** One rollout as every surface sees it; the facts (low steps, evidence …) are derived once, here. */
@@ -68,6 +69,8 @@ export interface AnalysedRows {
   isKept(row: number): boolean;
   /** What a run's step summary reads of a row, in `into` (reused row after row). */
   brief(row: number, into: RolloutBrief): RolloutBrief;
+  /** The columns themselves, for readers of every row that must not make a rollout per row (the explorer). */
+  readonly table?: RolloutTable;
 }
 
 /** The few fields a run's step summary reads of each rollout. */

@@ -160,6 +160,30 @@ export class RolloutTable {
     return this.lines.get(row);
   }
 
+  /** The row's element of a JSON array file, or -1 for a JSONL line. */
+  item(row: number): number {
+    return this.items.get(row);
+  }
+
+  gold(row: number): string | null {
+    const id = this.goldIds.get(row);
+    return id === -1 ? null : this.strings.value(id);
+  }
+
+  responseChars(row: number): number {
+    return this.chars.get(row);
+  }
+
+  unscoredReason(row: number): string | null {
+    const id = this.reasonIds.get(row);
+    return id === -1 ? null : this.strings.value(id);
+  }
+
+  /** The prompt of group number `group` (kept for its first row even when texts are not). */
+  groupPrompt(group: number): string {
+    return this.groupPrompts[group] as string;
+  }
+
   index(row: number): number {
     return this.indices.get(row);
   }
@@ -185,11 +209,12 @@ export class RolloutTable {
     return (this.flags.get(row) & IS_SCORED) !== 0;
   }
 
-  /** The step scores of a row, as a new list (null for an unscored step). */
-  stepScores(row: number): (number | null)[] {
+  /** The step scores of a row, as a new list (null for an unscored step), or written into `into` (reused row after row). */
+  stepScores(row: number, into?: (number | null)[]): (number | null)[] {
     const start = this.scoreStart.get(row);
     const count = this.scoreCount.get(row);
-    const out = new Array<number | null>(count);
+    const out = into ?? new Array<number | null>(count);
+    out.length = count;
     for (let k = 0; k < count; k++) {
       const s = this.scores.get(start + k);
       out[k] = Number.isNaN(s) ? null : s;
@@ -228,23 +253,23 @@ export class RolloutTable {
     return (this.flags.get(row) & IS_KEPT) !== 0;
   }
 
-  /** PROF's decision of a row (a placeholder until the groups are decided). */
-  decision(row: number): Decision {
+  /** PROF's decision of a row (a placeholder until the groups are decided), as a new object or written into `into`. */
+  decision(row: number, into?: Decision): Decision {
     const flags = this.flags.get(row);
     if ((flags & IS_DECIDED) === 0) return PENDING_DECISION;
     const score = this.decisionScore.get(row);
     const consistency = this.decisionConsistency.get(row);
     const rank = this.decisionRank.get(row);
-    return {
-      id: row,
-      kept: (flags & IS_KEPT) !== 0,
-      reason: REASONS[this.decisionReason.get(row)] as ReasonCode,
-      steps: this.decisionSteps.get(row),
-      score: Number.isNaN(score) ? null : score,
-      consistency: Number.isNaN(consistency) ? null : consistency,
-      penalised: (flags & IS_PENALISED) !== 0,
-      rank: rank === -1 ? null : rank,
-    };
+    const d = into ?? ({} as Decision);
+    d.id = row;
+    d.kept = (flags & IS_KEPT) !== 0;
+    d.reason = REASONS[this.decisionReason.get(row)] as ReasonCode;
+    d.steps = this.decisionSteps.get(row);
+    d.score = Number.isNaN(score) ? null : score;
+    d.consistency = Number.isNaN(consistency) ? null : consistency;
+    d.penalised = (flags & IS_PENALISED) !== 0;
+    d.rank = rank === -1 ? null : rank;
+    return d;
   }
 
   falsePositive(row: number): FalsePositive {

@@ -211,6 +211,7 @@ export class Analyzer {
       index: (row) => table.index(row),
       isKept: (row) => table.isKept(row),
       brief: (row, into) => table.brief(row, into),
+      table,
     };
     return withRolloutList({ fileName: this.options.fileName, diagnostics: this.diagnostics, report, settings, scorer: { ...info }, rows });
   }

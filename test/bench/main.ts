@@ -1,8 +1,10 @@
 /** Runs the benchmark modules named on the command line (default: all) and prints their figures. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchModule, BenchResult } from './types';
+import * as compare from './compare';
 import * as core from './core';
 import * as endpoints from './endpoints';
+import * as explore from './explore';
 import * as grading from './grading';
 import * as largeFile from './largeFile';
 import * as longLine from './longLine';
@@ -11,7 +13,7 @@ import * as scoring from './scoring';
 import * as ties from './ties';
 import * as trend from './trend';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory };
+const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

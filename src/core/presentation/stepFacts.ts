@@ -37,7 +37,15 @@ export function weakestStepOf(scores: readonly (number | null)[] | null): { step
 
 /** Mean and minimum of the scored steps; nulls when there are none. */
 export function scoreSummary(scores: readonly (number | null)[] | null): { mean: number | null; min: number | null } {
-  const numbers = (scores ?? []).filter((s): s is number => s !== null && Number.isFinite(s));
-  if (numbers.length === 0) return { mean: null, min: null };
-  return { mean: numbers.reduce((a, b) => a + b, 0) / numbers.length, min: Math.min(...numbers) };
+  // One pass, no list made: the explorer asks this of every rollout of a dump.
+  let sum = 0;
+  let count = 0;
+  let min = Infinity;
+  for (const s of scores ?? []) {
+    if (s === null || !Number.isFinite(s)) continue;
+    sum += s;
+    count++;
+    if (s < min) min = s;
+  }
+  return count === 0 ? { mean: null, min: null } : { mean: sum / count, min };
 }

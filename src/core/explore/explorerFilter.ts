@@ -1,0 +1,124 @@
+/**
+ * The explorer's filter and sort keys over its table: one pass over the typed arrays per query,
+ * each condition a test on one column. Search is not here: its hits come from `searchTexts` and
+ * are combined by the engine.
+ */
+import type { ExplorerColumn, ExplorerFilter, NumericColumn } from './explorerQuery';
+import { OUTCOME_ORDER, REASON_ORDER, type ExplorerTable } from './explorerTable';
+
+/** The number a row has in a numeric column (NaN for none). */
+export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (row: number) => number {
+  switch (column) {
+    case 'line':
+      return (row) => row;
+    case 'steps':
+      return (row) => table.steps[row] as number;
+    case 'meanScore':
+      return (row) => table.meanScore[row] as number;
+    case 'weakestScore':
+      return (row) => table.weakestScore[row] as number;
+    case 'consistency':
+      return (row) => table.consistency[row] as number;
+    case 'falsePositive':
+      return (row) => table.strength[row] as number;
+    case 'responseChars':
+      return (row) => table.responseChars[row] as number;
+    default: {
+      const values = table.rewards.get(column.slice('reward:'.length));
+      return values ? (row) => values[row] as number : () => Number.NaN;
+    }
+  }
+}
+
+/** Ranks of the distinct strings of a column: numbers by value before other text, text by code units. */
+function stringRanks(table: ExplorerTable): Float64Array {
+  const n = table.strings.size;
+  const ids = Array.from({ length: n }, (_, i) => i);
+  const values = ids.map((i) => table.strings.value(i));
+  const asNumber = values.map((v) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN));
+  ids.sort((a, b) => {
+    const x = asNumber[a] as number;
+    const y = asNumber[b] as number;
+    if (!Number.isNaN(x) || !Number.isNaN(y)) {
+      if (Number.isNaN(x)) return 1;
+      if (Number.isNaN(y)) return -1;
+      if (x !== y) return x - y;
+    }
+    const s = values[a] as string;
+    const t = values[b] as string;
+    return s < t ? -1 : s > t ? 1 : 0;
+  });
+  const ranks = new Float64Array(n);
+  ids.forEach((id, rank) => (ranks[id] = rank));
+  return ranks;
+}
+
+/** The sort key of a row in any column (NaN sorts last). `ranks` caches the string ranks. */
+export function sortKeyOf(table: ExplorerTable, column: ExplorerColumn, cache: { ranks?: Float64Array }): (row: number) => number {
+  switch (column) {
+    case 'group':
+      return (row) => table.group[row] as number;
+    case 'outcome':
+      return (row) => table.outcome[row] as number;
+    case 'decision':
+      return (row) => table.reason[row] as number;
+    case 'penalised':
+      return (row) => (table.isPenalised(row) ? 1 : 0);
+    case 'unscored':
+      return (row) => (table.isUnscored(row) ? 1 : 0);
+    case 'extracted':
+    case 'gold': {
+      const ranks = (cache.ranks ??= stringRanks(table));
+      const ids = column === 'gold' ? table.gold : table.extracted;
+      return (row) => {
+        const id = ids[row] as number;
+        return id === -1 ? Number.NaN : (ranks[id] as number);
+      };
+    }
+    default:
+      return numericColumnOf(table, column);
+  }
+}
+
+/** A bit set of enum members (their index in `order`). */
+function maskOf<T>(members: readonly T[] | undefined, order: readonly T[]): number {
+  if (!members) return -1;
+  let mask = 0;
+  for (const m of members) mask |= 1 << order.indexOf(m);
+  return mask;
+}
+
+/**
+ * The rows that pass every condition but the search, in file order. `isSearchHit`, when given,
+ * is a further condition (the search's hits).
+ */
+export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearchHit?: Uint8Array): Int32Array {
+  const outcomes = maskOf(filter.outcomes, OUTCOME_ORDER);
+  const reasons = maskOf(filter.reasons, REASON_ORDER);
+  const group = filter.group === undefined ? -2 : table.groupNames.indexOf(filter.group);
+  const ranges = (filter.ranges ?? []).map((r) => ({ value: numericColumnOf(table, r.column), min: r.min ?? -Infinity, max: r.max ?? Infinity }));
+  const { kept, suspectedFalsePositive, penalised, unscored } = filter;
+  const out = new Int32Array(table.count);
+  let n = 0;
+  for (let row = 0; row < table.count; row++) {
+    if (isSearchHit && isSearchHit[row] !== 1) continue;
+    if (outcomes !== -1 && (outcomes & (1 << (table.outcome[row] as number))) === 0) continue;
+    if (reasons !== -1 && (reasons & (1 << (table.reason[row] as number))) === 0) continue;
+    if (kept !== undefined && table.isKept(row) !== kept) continue;
+    if (suspectedFalsePositive !== undefined && table.isSuspected(row) !== suspectedFalsePositive) continue;
+    if (penalised !== undefined && table.isPenalised(row) !== penalised) continue;
+    if (unscored !== undefined && table.isUnscored(row) !== unscored) continue;
+    if (group !== -2 && table.group[row] !== group) continue;
+    let isInRange = true;
+    for (const r of ranges) {
+      const v = r.value(row);
+      // NaN fails both comparisons: a row without a number never passes a range.
+      if (!(v >= r.min && v <= r.max)) {
+        isInRange = false;
+        break;
+      }
+    }
+    if (isInRange) out[n++] = row;
+  }
+  return out.slice(0, n);
+}

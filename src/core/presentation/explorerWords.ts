@@ -1,0 +1,169 @@
+/**
+ * The Rollout Explorer in words: column headers, each cell's text, and the short title a query
+ * gives its view (`suspected FP · H ≥ 20 · 312`). Every surface that shows explorer rows (the
+ * webview's table, a terminal) renders these texts; none words a fact itself.
+ */
+import type { OutcomeKind, ReasonCode } from '../model';
+import type { ExplorerColumn, ExplorerQuery, NumericColumn, TextQuery } from '../explore/explorerQuery';
+import type { ExplorerRow } from '../explore/explorerTable';
+import { formatScore } from './numbers';
+import { outcomeLabel } from './outcomeWords';
+import { reasonLabel } from './reasonWords';
+import { capText } from './capText';
+
+/** Column headers. */
+const HEADERS: Readonly<Record<string, string>> = {
+  line: 'line',
+  group: 'group',
+  outcome: 'outcome',
+  extracted: 'answer',
+  gold: 'gold',
+  steps: 'H',
+  meanScore: 'mean score',
+  weakestScore: 'weakest step',
+  consistency: 'consistency',
+  decision: 'PROF decision',
+  falsePositive: 'suspected FP',
+  penalised: 'penalised',
+  unscored: 'unscored',
+  responseChars: 'length',
+};
+
+/** A column's header: a reward column is named as the file names it. */
+export function columnHeader(column: ExplorerColumn): string {
+  return column.startsWith('reward:') ? column.slice('reward:'.length) : (HEADERS[column] ?? column);
+}
+
+/** A column as a range's subject in a title (`H ≥ 20`, `mean score ≤ 0.3`, `FP strength ≥ 0.2`). */
+function rangeSubject(column: NumericColumn): string {
+  return column === 'falsePositive' ? 'FP strength' : columnHeader(column);
+}
+
+/** Reason codes in the fewest words a title or a filter chip needs. */
+const REASON_SHORT: Readonly<Record<ReasonCode, string>> = {
+  kept: 'kept',
+  'kept-small-group': 'kept, small group',
+  'dropped-low-consistency': 'dropped, least trusted',
+  'dropped-conflict': 'dropped, conflict',
+  'dropped-step-penalty': 'dropped, step penalty',
+  'dropped-random': 'dropped, random',
+  'dropped-tie': 'tied',
+  'dropped-group-too-small': 'dropped, group too small',
+  'not-ranked-no-outcome': 'unranked, no outcome',
+  'not-ranked-non-binary': 'unranked, not binary',
+  'not-ranked-no-scores': 'unranked, no scores',
+};
+
+export function reasonShort(reason: ReasonCode): string {
+  return REASON_SHORT[reason];
+}
+
+const OUTCOME_SHORT: Readonly<Record<OutcomeKind, string>> = { correct: 'correct', incorrect: 'incorrect', unknown: 'outcome unknown', 'non-binary': 'not binary' };
+
+/** A number as a bound in a title: as the user gave it. */
+function boundText(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : String(value);
+}
+
+/** `H ≥ 20`, `H ≤ 5`, `H = 4`, `20 ≤ H ≤ 30`. */
+export function rangeText(range: { column: NumericColumn; min?: number; max?: number }): string {
+  const subject = rangeSubject(range.column);
+  const { min, max } = range;
+  if (min !== undefined && max !== undefined) return min === max ? `${subject} = ${boundText(min)}` : `${boundText(min)} ≤ ${subject} ≤ ${boundText(max)}`;
+  return min !== undefined ? `${subject} ≥ ${boundText(min)}` : `${subject} ≤ ${boundText(max ?? Infinity)}`;
+}
+
+/** `"sympy"`, `/sym.?py/ in response`: quoted as JSON, so a control character shows as its escape. */
+export function searchText(search: TextQuery): string {
+  const shown = capText(search.text, 40);
+  const text = search.mode === 'regex' ? `/${JSON.stringify(shown).slice(1, -1)}/` : JSON.stringify(shown);
+  return search.fields?.length === 1 ? `${text} in ${search.fields[0]}` : text;
+}
+
+const YES_NO: Readonly<Record<'kept' | 'suspectedFalsePositive' | 'penalised' | 'unscored', [string, string]>> = {
+  kept: ['kept', 'not kept'],
+  suspectedFalsePositive: ['suspected FP', 'not suspected FP'],
+  penalised: ['penalised', 'not penalised'],
+  unscored: ['unscored', 'scored'],
+};
+
+/** The filter's conditions in words, in canonical order (the query is taken as canonical). */
+export function filterParts(query: ExplorerQuery): string[] {
+  const f = query.filter;
+  const parts: string[] = [];
+  if (f.outcomes) parts.push(f.outcomes.map((o) => OUTCOME_SHORT[o]).join(' or '));
+  if (f.reasons) parts.push(f.reasons.map(reasonShort).join(' or '));
+  for (const key of ['kept', 'suspectedFalsePositive', 'penalised', 'unscored'] as const) {
+    const value = f[key];
+    if (value !== undefined) parts.push(YES_NO[key][value ? 0 : 1]);
+  }
+  if (f.group !== undefined) parts.push(`group ${capText(f.group, 40)}`);
+  for (const r of f.ranges ?? []) parts.push(rangeText(r));
+  if (f.search) parts.push(searchText(f.search));
+  return parts;
+}
+
+/** `by H ↓`; null for file order. */
+export function sortText(query: ExplorerQuery): string | null {
+  if (!query.sort) return null;
+  return `by ${columnHeader(query.sort.column)} ${query.sort.descending ? '↓' : '↑'}`;
+}
+
+/**
+ * The view's title: the conditions, the sort when it is not file order, and how many rollouts
+ * pass: `suspected FP · H ≥ 20 · 312`, `all rollouts · 1,000,000`.
+ */
+export function queryTitle(query: ExplorerQuery, total: number): string {
+  const parts = filterParts(query);
+  if (parts.length === 0) parts.push('all rollouts');
+  const sort = sortText(query);
+  if (sort) parts.push(sort);
+  parts.push(total.toLocaleString('en-US'));
+  return parts.join(' · ');
+}
+
+/** Where a row sits: `line 12`, `line 3, response 2` (grouped line), `item 3 (line 1)`. */
+export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'isSharedLine'>): string {
+  const record = row.item === null ? `line ${row.line}` : `item ${row.item} (line ${row.line})`;
+  return row.isSharedLine ? `${record}, response ${row.index + 1}` : record;
+}
+
+/** The text of one cell of a row (a dash where there is nothing). */
+export function cellText(row: ExplorerRow, column: ExplorerColumn): string {
+  switch (column) {
+    case 'line':
+      return rowPlace(row);
+    case 'group':
+      return row.group;
+    case 'outcome': {
+      const label = outcomeLabel(row.outcome);
+      return `${label.symbol} ${label.word}`;
+    }
+    case 'extracted':
+      return row.extracted ?? '—';
+    case 'gold':
+      return row.gold ?? '—';
+    case 'steps':
+      return String(row.steps);
+    case 'meanScore':
+      return formatScore(row.meanScore);
+    case 'weakestScore':
+      return row.weakestScore === null || row.weakestStep === null ? '—' : `${formatScore(row.weakestScore)} (step ${row.weakestStep + 1})`;
+    case 'consistency':
+      return formatScore(row.consistency);
+    case 'decision':
+      return reasonLabel(row.reason);
+    case 'falsePositive':
+      return row.suspectedFalsePositive ? `⚠ ${formatScore(row.strength)}${row.evidence ? ` — ${row.evidence}` : ''}` : '—';
+    case 'penalised':
+      return row.penalised ? 'yes' : '—';
+    case 'unscored':
+      return row.unscored ? (row.unscoredReason ?? 'yes') : '—';
+    case 'responseChars':
+      return row.responseChars.toLocaleString('en-US');
+    default: {
+      const value = row.rewards[column.slice('reward:'.length)];
+      return value === null || value === undefined ? '—' : String(value);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The Rollout Explorer where an analysis is kept (the editor's analysis worker, a command): its
+ * table built once, its texts from wherever the analysis has them (in memory; read back from the
+ * JSONL file by byte ranges; a JSON document read whole), and exports of a selection from the
+ * file it read.
+ */
+import type { FieldRole } from '../../core/settings';
+import { buildExplorerTable } from '../../core/explore/explorerTable';
+import { ExplorerEngine } from '../../core/explore/explorerEngine';
+import { memoryTexts, type RolloutTextSource } from '../../core/explore/textSearch';
+import type { KeptAnalysis } from '../rolloutDetails';
+import { diskTexts, documentTexts } from './diskTexts';
+import { exportSelection, type ExportedSelection } from './exportSelection';
+
+/** An explorer over one kept analysis. */
+export interface ExplorerSession {
+  engine: ExplorerEngine;
+  /** Writes the selected rollouts' lines to `output` (atomic; never over the input). */
+  exportSelection(ids: Iterable<number>, output: string): Promise<ExportedSelection>;
+}
+
+/**
+ * The explorer of `kept`. `path`: the file the analysis read, when it read one from disk (its
+ * texts and bytes are read back from there); absent for editor text, whose texts the analysis kept.
+ */
+export function openExplorer(kept: KeptAnalysis, path?: string): ExplorerSession {
+  const table = buildExplorerTable(kept.analysis);
+  const fields: Partial<Record<FieldRole, string>> = kept.analysis.settings.fields;
+  const file = kept.disk?.path ?? path;
+  let texts: RolloutTextSource;
+  if (kept.disk) texts = diskTexts(kept.disk.path, kept.disk.lines, table, fields);
+  else if (path && /\.json$/i.test(path)) texts = documentTexts(path, fields);
+  else texts = memoryTexts(kept.analysis.rollouts);
+  return {
+    engine: new ExplorerEngine(table, texts),
+    exportSelection(ids, output) {
+      if (!file) return Promise.reject(new Error('this analysis is of the editor\'s text, not of a file on disk: the editor exports its selection from the document'));
+      return exportSelection({ input: file, output, places: table, ids, fields });
+    },
+  };
+}
