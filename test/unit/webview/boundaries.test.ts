@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const ROOT = join(__dirname, '../../..');
 const WEBVIEW = join(ROOT, 'webview');
-const sources = readdirSync(WEBVIEW).filter((f) => f.endsWith('.ts')).map((f) => join(WEBVIEW, f));
+
+/** Every TypeScript file under `dir`, in every folder (webview/run/ and whatever comes next). */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? tsFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const sources = tsFiles(WEBVIEW);
 
 function imports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
@@ -12,6 +21,11 @@ function imports(path: string): string[] {
 }
 
 describe('the webview code', () => {
+  it('is read in every folder, the Run Dashboard\'s included', () => {
+    const folders = new Set(sources.map((f) => relative(ROOT, join(f, '..')).replace(/\\/g, '/')));
+    expect([...folders]).toEqual(expect.arrayContaining(['webview', 'webview/run']));
+  });
+
   it('imports only itself, src/protocol, src/core, KaTeX and the toolkit', () => {
     const offending: string[] = [];
     for (const file of sources) {
