@@ -7,6 +7,11 @@ import type { Diagnostic, FormatId, Outcome, Rollout, SourceRecord } from './mod
 import type { FieldRole } from './settings';
 import { asScores, asText, firstKey, getPath, outcomeFromValue, parsePath, type Json } from './fields';
 import { adaptLabelled } from './formatsLabelled';
+import { adaptTrainerRecord, type AdaptContext } from './formatsTrainers';
+import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
+import { readRolloutTexts } from './rolloutText';
+import { readMessages, type PromptTurn } from './transcript/prompt';
+import { roleOf } from './transcript/turns';
 
 /** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
 export type RolloutDraft = Rollout;
@@ -27,12 +32,17 @@ export interface AdaptResult {
   diagnostics: Diagnostic[];
 }
 
-/** Adapt one record. `fields` is the user's field mapping (role → dotted path). */
-export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRole, string>> = {}): AdaptResult {
+/**
+ * Adapt one record. `fields` is the user's field mapping (role → dotted path); `context` what a
+ * trainer's format may need beyond the record (a tokenizer for token ids).
+ */
+export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRole, string>> = {}, context: AdaptContext = {}): AdaptResult {
   const value = record.value as Json;
-  if (hasMapping(fields)) return adaptMapped(record, fields);
+  if (hasMapping(fields)) return adaptMapped(record, fields, context);
   const labelled = adaptLabelled(record);
   if (labelled) return labelled;
+  const trainer = adaptTrainerRecord(record, context);
+  if (trainer) return trainer;
   if (Array.isArray(value.messages)) return single(adaptChat(value, record.line));
   const responsesKey = firstKey(value, RESPONSES_KEYS);
   if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, responsesKey);
@@ -83,6 +93,16 @@ function outcomeOf(record: Json, keys: readonly string[] = OUTCOME_KEYS): Outcom
   return key ? outcomeFromValue(record[key]) : { kind: 'unknown', source: 'none' };
 }
 
+/** verl v1's `uid`: `{prompt uuid}_{session}_{output index}`, one per rollout (verl/trainer/ppo/v1). */
+const VERL_V1_UID = /^(.+)_(\d+)_(\d+)$/;
+
+/** The prompt's part of a verl v1 uid (the writer itself groups by `key.rsplit("_", 2)[0]`), or null. */
+export function verlV1Group(uid: unknown): string | null {
+  if (typeof uid !== 'string' || uid.length > 512) return null;
+  const match = VERL_V1_UID.exec(uid);
+  return match ? (match[1] as string) : null;
+}
+
 /** A harness's extracted answer: a string or number, or a list of parts (several answers) joined. */
 function predText(value: unknown): string | null {
   if (Array.isArray(value)) return value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number') ? value.join(', ') : null;
@@ -94,7 +114,7 @@ function fileScores(record: Json): (number | null)[] | null {
   return key ? asScores(record[key]) : null;
 }
 
-/** verl dumps (`input`/`output`/`gts`/`score`) and generic flat rollouts. */
+/** verl dumps (`input`/`output`/`gts`/`score`, v1 adds `uid`) and generic flat rollouts. */
 function adaptFlat(record: Json, line: number): RolloutDraft | null {
   const responseKey = RESPONSE_KEYS.find((k) => typeof record[k] === 'string');
   if (!responseKey) return null;
@@ -102,14 +122,18 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
   const prompt = promptKey ? (record[promptKey] as string) : '';
   const gold = goldOf(record);
   const isVerl = promptKey === 'input' && responseKey === 'output';
+  const v1Group = isVerl ? verlV1Group(record.uid) : null;
+  const response = record[responseKey] as string;
+  const texts = readRolloutTexts(prompt, response);
+  const outcomeKey = firstKey(record, OUTCOME_KEYS);
   return {
     id: 0,
     line: 0,
     index: 0,
-    format: isVerl ? 'verl' : 'generic',
-    group: groupKey(record, prompt, gold, line),
-    prompt,
-    response: record[responseKey] as string,
+    format: v1Group !== null ? 'verl-v1' : isVerl ? 'verl' : 'generic',
+    group: v1Group !== null ? `uid=${v1Group}` : groupKey(record, prompt, gold, line),
+    prompt: texts.question,
+    response,
     gold,
     fileOutcome: outcomeOf(record),
     fileStepScores: fileScores(record),
@@ -117,29 +141,40 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
     filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
     responseShift: 0,
+    promptReading: texts.promptReading,
+    responseTurns: texts.responseTurns,
+    ...(outcomeKey ? { outcomeField: outcomeKey } : {}),
+    rewards: rewardFieldsOf(record),
   };
 }
 
-/** Chat `messages`: the user turns are the prompt, the last assistant turn is the response. */
+/**
+ * Chat `messages`: the last user turn is the question (a system message kept apart), the last
+ * assistant turn is the response. The group key still joins every user and system turn.
+ */
 function adaptChat(record: Json, line: number): RolloutDraft {
   const messages = record.messages as unknown[];
   let lastAssistant = -1;
   const userParts: string[] = [];
+  const turns: PromptTurn[] = [];
   messages.forEach((m, i) => {
     const msg = m as Json;
-    if (msg?.role === 'assistant') lastAssistant = i;
-    else if ((msg?.role === 'user' || msg?.role === 'system') && typeof msg.content === 'string') userParts.push(msg.content);
+    const role = typeof msg?.role === 'string' ? roleOf(msg.role) : null;
+    if (role === 'assistant') lastAssistant = i;
+    else if ((role === 'user' || role === 'system') && typeof msg.content === 'string') userParts.push(msg.content);
+    if (role !== null && typeof msg.content === 'string' && (role !== 'assistant' || i !== lastAssistant)) turns.push({ role, text: msg.content });
   });
   const content = lastAssistant >= 0 ? (messages[lastAssistant] as Json).content : undefined;
-  const prompt = userParts.join('\n\n');
+  const joined = userParts.join('\n\n');
+  const read = readMessages(turns);
   const gold = goldOf(record);
   return {
     id: 0,
     line: 0,
     index: 0,
     format: 'chat',
-    group: groupKey(record, prompt, gold, line),
-    prompt,
+    group: groupKey(record, joined, gold, line),
+    prompt: read?.question ?? joined,
     response: typeof content === 'string' ? content : '',
     gold,
     fileOutcome: outcomeOf(record),
@@ -147,6 +182,8 @@ function adaptChat(record: Json, line: number): RolloutDraft {
     explicitSteps: null,
     responsePath: typeof content === 'string' ? ['messages', lastAssistant, 'content'] : null,
     responseShift: 0,
+    ...(read ? { promptReading: read.reading } : {}),
+    rewards: rewardFieldsOf(record),
   };
 }
 
@@ -170,13 +207,14 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
     diagnostics.push(mismatch(record.line, `${PRED_KEY} has ${preds.length} entries but ${responsesKey} has ${responses.length}`));
   }
   const group = groupKey(value, prompt, gold, record.line);
+  const rewardsAt = parallelRewardFields(value, responses.length, new Set([outcomesKey ?? '', scoresKey ?? '', responsesKey]));
   const drafts = responses.map((r, i): RolloutDraft => ({
+    ...groupedTexts(prompt, typeof r === 'string' ? r : ''),
     id: 0,
     line: 0,
     index: i,
     format: 'grouped',
     group,
-    prompt,
     response: typeof r === 'string' ? r : '',
     gold,
     fileOutcome: outcomes ? outcomeFromValue(outcomes[i]) : { kind: 'unknown', source: 'none' },
@@ -185,8 +223,15 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
     filePred: preds ? predText(preds[i]) : null,
     responsePath: typeof r === 'string' ? [responsesKey, i] : null,
     responseShift: 0,
+    ...(outcomesKey ? { outcomeField: outcomesKey } : {}),
+    rewards: rewardsAt(i),
   }));
   return { drafts, diagnostics };
+}
+
+function groupedTexts(prompt: string, response: string): Pick<RolloutDraft, 'prompt' | 'promptReading' | 'responseTurns'> {
+  const texts = readRolloutTexts(prompt, response);
+  return { prompt: texts.question, promptReading: texts.promptReading, responseTurns: texts.responseTurns };
 }
 
 function mismatch(line: number, what: string): Diagnostic {
@@ -194,23 +239,29 @@ function mismatch(line: number, what: string): Diagnostic {
 }
 
 /** The user's field mapping: each role read from its path; unmapped roles fall back to detection. */
-function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>): AdaptResult {
+function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>, context: AdaptContext): AdaptResult {
   const value = record.value as Json;
   const get = (role: FieldRole): unknown => (fields[role] ? getPath(value, parsePath(fields[role]!)) : undefined);
-  const detected = adaptRecord(record, {});
+  const detected = adaptRecord(record, {}, context);
   if (fields.responses) return mappedGrouped(record, fields, get, detected);
   const base = detected.drafts[0];
   const response = get('response');
   const responseText = typeof response === 'string' ? response : base?.response;
   if (responseText === undefined) return detected;
-  const prompt = asText(get('prompt')) ?? base?.prompt ?? '';
+  const mappedPrompt = fields.prompt ? asText(get('prompt')) : null;
+  const read = mappedPrompt !== null ? readRolloutTexts(mappedPrompt, responseText) : null;
+  const prompt = read?.question ?? base?.prompt ?? '';
   const gold = fields.gold ? asText(get('gold')) : (base?.gold ?? null);
+  // The detected format's own reading stands for every role the mapping leaves alone.
+  const keepsDetected = base !== undefined && !fields.prompt && !fields.response && !fields.gold;
   const draft: RolloutDraft = {
+    ...(base && !fields.response ? { responseTurns: base.responseTurns ?? null, rewards: base.rewards ?? null } : {}),
+    ...(read ? { promptReading: read.promptReading } : base?.promptReading ? { promptReading: base.promptReading } : {}),
     id: 0,
     line: 0,
     index: 0,
     format: 'mapped' as FormatId,
-    group: fields.group ? `group=${asText(get('group'))}` : groupKey(value, prompt, gold, record.line),
+    group: fields.group ? `group=${asText(get('group'))}` : keepsDetected ? base.group : groupKey(value, mappedPrompt ?? prompt, gold, record.line),
     prompt,
     response: responseText,
     gold,
@@ -219,8 +270,9 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
     explicitSteps: fields.steps ? stringArray(get('steps')) : (base?.explicitSteps ?? null),
     responsePath: fields.response ? parsePath(fields.response) : (base?.responsePath ?? null),
     responseShift: 0,
+    ...(fields.outcome ? { outcomeField: fields.outcome } : base?.outcomeField ? { outcomeField: base.outcomeField } : {}),
   };
-  return { drafts: [draft], diagnostics: [] };
+  return { drafts: [draft], diagnostics: detected.diagnostics.filter((d) => d.severity !== 'error' && !(fields.outcome && d.code === 'outcome-column')) };
 }
 
 function mappedGrouped(record: SourceRecord, fields: Partial<Record<FieldRole, string>>, get: (r: FieldRole) => unknown, detected: AdaptResult): AdaptResult {

@@ -5,7 +5,8 @@
 import type { Diagnostic, Rollout, SourceRecord, Step } from './model';
 import type { ProfSettings } from './settings';
 import { adaptRecord } from './formats';
-import { countSteps, splitSteps } from './steps';
+import type { AdaptContext } from './formatsTrainers';
+import { countSteps, splitAssistantSteps, splitSteps } from './steps';
 import { rawStepSpans } from './analysis';
 
 export interface PreparedRollout {
@@ -23,6 +24,8 @@ export interface PrepareOptions {
   rawOffsets: boolean;
   /** The id the first rollout of this record gets. */
   firstId: number;
+  /** What trainers' records need from outside the file (a tokenizer for token ids). */
+  context?: AdaptContext;
   /** Rollouts for which only the number of steps is needed (no texts, no offsets). */
   countOnly?: (rollout: Rollout) => boolean;
   /**
@@ -49,7 +52,7 @@ export function prepareRecord(record: SourceRecord, options: PrepareOptions): { 
  * gave no rollout and an error (an unreadable record).
  */
 export function prepareRecordInto(record: SourceRecord, options: PrepareOptions, rollouts: PreparedRollout[], diagnostics: Diagnostic[]): boolean {
-  const adapted = adaptRecord(record, options.settings.fields);
+  const adapted = adaptRecord(record, options.settings.fields, options.context);
   for (const d of adapted.diagnostics) diagnostics.push(d);
   const firstId = options.firstId + rollouts.length;
   const drafts = adapted.drafts;
@@ -65,12 +68,12 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
   if (options.countOnly?.(rollout)) {
     if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
-    const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
+    const stepCount = rollout.responseTurns && !rollout.explicitSteps ? splitAssistantSteps(rollout.response, rollout.responseTurns, rule).length : countSteps(rollout.response, rule, rollout.explicitSteps);
     const mismatch = stepCountMismatch(rollout, stepCount);
     if (mismatch) diagnostics.push(mismatch);
     return { rollout, steps: NO_STEPS, stepCount, rawSteps: null };
   }
-  const steps = splitSteps(rollout.response, rule, rollout.explicitSteps);
+  const steps = rollout.responseTurns && !rollout.explicitSteps ? splitAssistantSteps(rollout.response, rollout.responseTurns, rule) : splitSteps(rollout.response, rule, rollout.explicitSteps);
   const mismatch = stepCountMismatch(rollout, steps.length);
   if (mismatch) diagnostics.push(mismatch);
   const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;

@@ -1,0 +1,40 @@
+/**
+ * A record's prompt and response as the adapters hand them on: the question read out of a
+ * rendered chat (the system prompt kept apart), the response's turns when an agent loop appended
+ * tool replies to it. Prompts repeat across a group's rollouts, so each reading is cached by the
+ * prompt's text: the rollouts of one prompt share one reading object.
+ */
+import { readPrompt, type PromptReading, type ReadPrompt } from './transcript/prompt';
+import { readResponse } from './transcript/response';
+import type { Turn } from './transcript/turns';
+
+/** What an adapter needs from a prompt and a response. */
+export interface RolloutTexts {
+  question: string;
+  promptReading: PromptReading;
+  responseTurns: Turn[] | null;
+}
+
+/** Readings of prompts seen lately; cleared when full (a dump's prompts come a batch at a time). */
+const promptCache = new Map<string, ReadPrompt>();
+const PROMPT_CACHE_SIZE = 1024;
+/** A prompt this long is read every time it comes (caching it would hold megabytes). */
+const MAX_CACHED_PROMPT = 64 * 1024;
+
+/** The question of a prompt, read once per distinct prompt text. */
+export function questionOf(prompt: string): ReadPrompt {
+  const cached = promptCache.get(prompt);
+  if (cached) return cached;
+  const read = readPrompt(prompt);
+  if (prompt.length <= MAX_CACHED_PROMPT) {
+    if (promptCache.size >= PROMPT_CACHE_SIZE) promptCache.clear();
+    promptCache.set(prompt, read);
+  }
+  return read;
+}
+
+/** The question, how it was read, and the response's turns. */
+export function readRolloutTexts(prompt: string, response: string): RolloutTexts {
+  const read = questionOf(prompt);
+  return { question: read.question, promptReading: read.reading, responseTurns: readResponse(response)?.turns ?? null };
+}
