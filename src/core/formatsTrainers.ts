@@ -64,9 +64,13 @@ export function trlRewardColumns(row: Json): string[] {
 /** A reward function whose name says it checks the answer (TRL's `accuracy_reward`, …). */
 const ACCURACY_NAME = /accura|correct|(^|_)acc($|_)|verif|exact|math|answer/i;
 
-/** The reward column that is the outcome: the accuracy-like one, else the only one; null when neither. */
+/**
+ * The reward column that is the outcome: the first whose name says it checks the answer. A table
+ * with none (only format or length rewards) has no outcome until the user names one: a format
+ * reward is not correctness.
+ */
 export function trlOutcomeColumn(columns: readonly string[]): string | null {
-  return columns.find((c) => ACCURACY_NAME.test(c)) ?? (columns.length === 1 ? (columns[0] as string) : null);
+  return columns.find((c) => ACCURACY_NAME.test(c)) ?? null;
 }
 
 function adaptTrl(row: Json): RolloutDraft {
@@ -98,7 +102,7 @@ function trlNotes(row: Json, line: number): Diagnostic[] {
   const which = columns.length ? `its reward columns are ${columns.join(', ')}, and none is named like an accuracy reward` : 'it has no reward column';
   return [{
     line,
-    severity: 'info',
+    severity: 'warning',
     code: 'outcome-column',
     message: `line ${line}: TRL completions: ${which}; outcomes stay unknown until you name the outcome column (--field outcome=<column>, or "outcome" in profLens.fields.mapping)`,
   }];
@@ -152,7 +156,7 @@ function isOpenInstructMetadata(value: Json): boolean {
 function metadataNote(value: Json, line: number): Diagnostic {
   return {
     line,
-    severity: 'info',
+    severity: 'warning',
     code: 'run-metadata',
     message: `line ${line}: open-instruct run metadata (run ${String(value.run_name).slice(0, 80)}, model ${String(value.model_name).slice(0, 120)}), not rollouts: they are in the ${String(value.run_name).slice(0, 80)}_rollouts_*.jsonl files beside it`,
   };

@@ -59,7 +59,14 @@ export interface GroupData {
   /** The group key and the short id users see (uid or g<n>). */
   group: string;
   groupLabel: string;
+  /** The question (a chat prompt's last user turn), or the prompt as it stands. */
   prompt: string;
+  /** How the file and its question were read, in words (`read as: TRL completions; question read from …`). */
+  readAs?: string | null;
+  /** A chat prompt's system prompt, shown folded; null when there is none. */
+  system?: string | null;
+  /** A multi-turn prompt's turns before the question, in order. */
+  earlierTurns?: { label: string; text: string }[];
   gold: string | null;
   rows: GroupRow[];
   /** The settings the file was analysed with (what "reset" returns to). */

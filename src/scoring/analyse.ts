@@ -17,6 +17,8 @@ import type { Scorer, ScorerInfo } from './scorer';
 import type { ScorerChoice } from '../core/scorerChoice';
 import { createScorerChain } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
+import type { AdaptContext } from '../core/formatsTrainers';
+import { PLAIN_PROMPT, questionReadingOf } from '../core/transcript/prompt';
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
@@ -46,6 +48,8 @@ export interface AnalyseOptions {
   onProgress?: (done: number, total: number) => void;
   /** Where the algebra runs, for grading and the checker (default: the process's CAS worker). */
   cas?: CasService;
+  /** What trainers' records need from outside the file (the tokenizer of token-id traces). */
+  context?: AdaptContext;
 }
 
 /** Analyse a whole text (an open document). */
@@ -92,6 +96,12 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
   };
 }
 
+/**
+ * Notes that hold for the whole file, which every line would repeat (a tokenizer is missing, no
+ * reward column names the outcome): shown once, with the number of lines alike.
+ */
+const FILE_NOTES = new Set(['needs-tokenizer', 'outcome-column']);
+
 /** Steps and notes of a rollout that keeps none: one frozen empty list, not one per rollout. */
 const NO_STEPS = Object.freeze([]) as unknown as Step[];
 const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
@@ -114,6 +124,8 @@ export class Analyzer {
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
   private readonly seenGroups = new Set<string>();
+  /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
+  private readonly fileNotes = new Map<string, { diagnostic: Diagnostic; repeats: number }>();
 
   constructor(private readonly options: AnalyseOptions) {
     this.settings = resolveSettings(options.settings);
@@ -133,16 +145,28 @@ export class Analyzer {
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
   addDiagnostics(diagnostics: readonly Diagnostic[]): void {
     for (const d of diagnostics) {
-      this.diagnostics.push(d);
       if (d.severity === 'error') this.unreadable++;
+      this.keepDiagnostic(d);
     }
+  }
+
+  /** Kept, except the repeats of a note about the whole file: the first stands for them and counts them. */
+  private keepDiagnostic(d: Diagnostic): void {
+    if (!FILE_NOTES.has(d.code)) return void this.diagnostics.push(d);
+    const first = this.fileNotes.get(d.code);
+    if (!first) {
+      this.fileNotes.set(d.code, { diagnostic: d, repeats: 0 });
+      this.diagnostics.push(d);
+    } else first.repeats++;
   }
 
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
-    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true };
-    for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, this.diagnostics)) this.unreadable++;
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, ...(this.options.context ? { context: this.options.context } : {}) };
+    const found: Diagnostic[] = [];
+    for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
+    for (const d of found) this.keepDiagnostic(d);
     const rollouts = new Array<Rollout>(prepared.length);
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
@@ -191,11 +215,19 @@ export class Analyzer {
       isScored: scored,
       evidence: null,
       stepLabels: r.stepLabels ?? null,
+      questionReading: questionReadingOf(r.promptReading ?? PLAIN_PROMPT),
+      ...(r.promptReading && (this.keepText || isFirstOfGroup) ? { promptReading: r.promptReading } : {}),
+      responseTurns: this.keepText ? (r.responseTurns ?? null) : null,
+      outcomeField: r.outcomeField ?? null,
+      rewards: r.rewards ?? null,
     };
   }
 
   /** Decide every group and build the report. */
   async finish(): Promise<FileAnalysis> {
+    for (const { diagnostic, repeats } of this.fileNotes.values()) {
+      if (repeats > 0) diagnostic.message += ` (and ${repeats} more line${repeats === 1 ? '' : 's'} alike)`;
+    }
     const rollouts = this.rollouts;
     const members = new Array<GroupMember>(rollouts.length);
     for (let i = 0; i < rollouts.length; i++) {

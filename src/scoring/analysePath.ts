@@ -12,8 +12,13 @@ import type { FileAnalysis } from '../core/analysis';
 import { prepareRecord } from '../core/prepare';
 import { readLine, readText } from '../core/reader';
 import type { ProfSettings } from '../core/settings';
+import type { AdaptContext } from '../core/formatsTrainers';
+import type { PromptReading } from '../core/transcript/prompt';
+import type { Turn } from '../core/transcript/turns';
 import { Analyzer, type AnalyseOptions } from './analyse';
-import { readFileLines, type FileLine, LineSplitter } from './fileLines';
+import { type FileLine, LineSplitter } from './fileLines';
+import { inputKindOf, readInputLines } from './inputs/inputFile';
+import { adaptContextFor } from './inputs/traceTokenizer';
 
 /** Options of a file analysis: `onBytes` follows the reading (done and total bytes). */
 export interface PathAnalyseOptions extends Omit<AnalyseOptions, 'fileName' | 'onProgress'> {
@@ -56,19 +61,25 @@ export interface PathAnalysis {
 /** Slices of a few hundred lines: each slice's parsed records die young, which keeps the collector cheap and the peak memory low. */
 const SLICE = 256;
 
-/** Analyse `path` from disk. */
+/**
+ * Analyse `path` from disk. A binary file is refused with one message (UnreadableFileError); a
+ * parquet file's rows are analysed with their texts kept (they cannot be read back by line).
+ */
 export async function analysePath(path: string, options: PathAnalyseOptions = {}): Promise<PathAnalysis> {
-  const analyzer = new Analyzer({ ...options, fileName: path });
+  const kind = await inputKindOf(path);
+  const context = options.context ?? (await adaptContextFor(path, { tokenizerDir: options.settings?.tokenizerDir ?? null }));
+  const isParquet = kind === 'parquet';
+  const analyzer = new Analyzer({ ...options, ...(isParquet ? { keepText: true } : {}), context, fileName: path });
   const size = (await stat(path)).size;
-  if (/\.json$/i.test(path)) {
+  if (kind === 'json') {
     const read = readText(await readDocument(path, size), path);
     analyzer.addDiagnostics(read.diagnostics);
     await analyzer.addRecords(read.records);
     options.onBytes?.(size, size);
     return { analysis: await analyzer.finish(), lines: null };
   }
-  const index = options.keepText === false ? new LineIndex() : null;
-  for await (const lines of readFileLines(path)) {
+  const index = options.keepText === false && !isParquet ? new LineIndex() : null;
+  for await (const lines of readInputLines(path, kind)) {
     for (let i = 0; i < lines.length; i += SLICE) {
       options.signal?.throwIfAborted();
       await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer, index));
@@ -110,6 +121,8 @@ export interface RolloutTexts {
   prompt: string;
   response: string;
   steps: Prepared[number]['steps'];
+  responseTurns: Turn[] | null;
+  promptReading?: PromptReading;
 }
 
 /**
@@ -117,14 +130,16 @@ export interface RolloutTexts {
  * the analysis used. Null for a rollout whose line is no longer what was analysed (the file changed).
  */
 export async function readRolloutTexts(path: string, index: LineIndex, wanted: readonly { line: number; index: number }[], settings: ProfSettings): Promise<(RolloutTexts | null)[]> {
+  const context = await adaptContextFor(path, { tokenizerDir: settings.tokenizerDir ?? null });
   const handle = await open(path, 'r');
   try {
     const byLine = new Map<number, Prepared | null>();
     const result: (RolloutTexts | null)[] = [];
     for (const w of wanted) {
-      if (!byLine.has(w.line)) byLine.set(w.line, await prepareLineAgain(handle, index, w.line, settings));
+      if (!byLine.has(w.line)) byLine.set(w.line, await prepareLineAgain(handle, index, w.line, { settings, context }));
       const rollout = byLine.get(w.line)?.find((p) => p.rollout.index === w.index);
-      result.push(rollout ? { group: rollout.rollout.group, prompt: rollout.rollout.prompt, response: rollout.rollout.response, steps: rollout.steps } : null);
+      const r = rollout?.rollout;
+      result.push(rollout && r ? { group: r.group, prompt: r.prompt, response: r.response, steps: rollout.steps, responseTurns: r.responseTurns ?? null, ...(r.promptReading ? { promptReading: r.promptReading } : {}) } : null);
     }
     return result;
   } finally {
@@ -132,7 +147,7 @@ export async function readRolloutTexts(path: string, index: LineIndex, wanted: r
   }
 }
 
-async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, settings: ProfSettings): Promise<Prepared | null> {
+async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, how: { settings: ProfSettings; context: AdaptContext }): Promise<Prepared | null> {
   const range = index.range(line);
   if (!range) return null;
   const bytes = Buffer.alloc(range.end - range.start);
@@ -142,5 +157,5 @@ async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: numb
   const [first] = [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()];
   const read = first ? readLine(first) : null;
   if (read?.kind !== 'record') return null;
-  return prepareRecord(read.record, { settings, rawOffsets: false, firstId: 0 }).rollouts;
+  return prepareRecord(read.record, { settings: how.settings, rawOffsets: false, firstId: 0, context: how.context }).rollouts;
 }

@@ -11,12 +11,13 @@ import type { AnalysedRollout, FileAnalysis } from '../../core/analysis';
 import { keptLineText } from '../../core/keptLines';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
-import { readFileLines, type FileLine } from '../../scoring/fileLines';
+import type { FileLine } from '../../scoring/fileLines';
+import { isRowLine, readInputLines } from '../../scoring/inputs/inputFile';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
 import { parseArgs, UsageError } from '../args';
 import { analyseFile } from '../analyseFile';
 import { withScorer } from '../scorerOptions';
-import { printDiagnostics } from './report';
+import { nothingReadable, printDiagnostics } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
 export async function filterCommand(argv: string[], io: CliIo): Promise<number> {
@@ -27,7 +28,8 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
   const decisionsPath = args.values.get('--decisions');
   const outputs = [{ label: '-o', path: resolve(io.cwd, output) }, ...(decisionsPath ? [{ label: '--decisions', path: resolve(io.cwd, decisionsPath) }] : [])];
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], outputs);
-  const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io));
+  const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io, 'filter'));
+  if (analysis.report.rollouts === 0) return nothingReadable(analysis, io, 'nothing was written');
   const writers: AtomicWriter[] = [];
   let written: number;
   try {
@@ -67,13 +69,14 @@ async function writeKept(file: string, out: AtomicWriter, a: FileAnalysis): Prom
   }
   const input = await open(file, 'r');
   try {
-    for await (const lines of readFileLines(file)) {
+    for await (const lines of readInputLines(file)) {
       // The original bytes of this batch, read once and only when a line is copied unchanged.
       let bytes: Buffer | null = null;
       for (const line of lines) {
         const text = keptLineText(line.raw, byLine.get(line.line));
         if (text === null) continue;
-        if (text === line.raw) {
+        // A parquet row has no bytes of its own in the file: its line is its JSON text.
+        if (text === line.raw && !isRowLine(line)) {
           bytes ??= await readBatchBytes(input, lines, file);
           await out.write(bytes.subarray(line.byteStart - lines[0]!.byteStart, line.byteEnd - lines[0]!.byteStart));
         } else await out.write(text + '\n');

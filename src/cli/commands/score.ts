@@ -12,7 +12,11 @@ import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
-import { readFileLines, type FileLine } from '../../scoring/fileLines';
+import type { FileLine } from '../../scoring/fileLines';
+import { readInputLines } from '../../scoring/inputs/inputFile';
+import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
+import type { AdaptContext } from '../../core/formatsTrainers';
+import { inputFileSize } from '../analyseFile';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
@@ -24,6 +28,9 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const output = args.values.get('-o');
   if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
+  await inputFileSize(file, 'score');
+  const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
+  const context = await adaptContextFor(file, { tokenizerDir });
   const model = await createModelScorer(args, io);
   if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
@@ -31,24 +38,32 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     throw error;
   });
   let problems = 0;
+  let scored = 0;
+  const said = new Set<string>();
   try {
     const meta = metaOf(model.scorer);
     let firstId = 0;
-    for await (const lines of readFileLines(file)) {
+    for await (const lines of readInputLines(file)) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
-        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file });
+        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, context, said });
         firstId += batch.rollouts;
         problems += batch.problems;
         await writer.write(batch.text);
       }
     }
-    await writer.commit();
+    scored = firstId;
+    if (scored === 0) await writer.abort();
+    else await writer.commit();
   } catch (error) {
     await writer.abort();
     throw error;
   } finally {
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
+  }
+  if (scored === 0) {
+    io.stderr(`${file}: no readable rollout${problems > 0 ? ` (${problems} unreadable line${problems === 1 ? '' : 's'}, see above)` : ''}; no step scores written\n`);
+    return EXIT_UNREADABLE_LINES;
   }
   io.stderr(`${file}: step scores written to ${output}\n`);
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
@@ -70,6 +85,9 @@ interface BatchContext {
   meta: StepScoresMeta;
   io: CliIo;
   file: string;
+  context: AdaptContext;
+  /** Codes of the problems already reported. */
+  said: Set<string>;
 }
 
 /** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
@@ -87,8 +105,16 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       perLine.push({ line, rollouts: null });
       continue;
     }
-    const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id });
+    const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id, context: ctx.context });
     id += prepared.rollouts.length;
+    const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
+    if (prepared.rollouts.length === 0 && errors.length > 0) problems++;
+    // One message per kind of problem: a missing tokenizer would otherwise be said on every line.
+    for (const d of errors) {
+      if (ctx.said.has(d.code)) continue;
+      ctx.said.add(d.code);
+      ctx.io.stderr(`${ctx.file}:${line.line}: ${d.message} (copied unchanged)\n`);
+    }
     perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });
   }
   const all = perLine.flatMap((p) => p.rollouts ?? []);

@@ -118,7 +118,8 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       // A command waits for its files and cache entries anyway: they are looked up and stored with blocking calls.
       const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
       const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
-      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true };
+      const split = args.flags.has('--validation') ? 'validation' as const : 'train' as const;
+      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true, split };
       const { onToDo, onLooked, onAllHandedOut } = plan;
       const hooks = { ...(onToDo ? { onToDo } : {}), ...(onLooked ? { onLooked } : {}), ...(onAllHandedOut ? { onAllHandedOut } : {}) };
       const result = await summariseRuns(paths, { ...options, ...hooks }).catch((error: unknown) => {

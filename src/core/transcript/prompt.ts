@@ -94,3 +94,19 @@ export function readMessages(messages: readonly PromptTurn[]): ReadPrompt | null
   if (question === null) return null;
   return { question, reading: { kind: 'messages', system, turns: [...messages] } };
 }
+
+/** How the question was read, without the texts: what every rollout's hover and summary carry. */
+export type QuestionReading = Pick<PromptReading, 'kind' | 'template' | 'hasSpecialTokens' | 'problem'>;
+
+const questionReadings = new WeakMap<PromptReading, QuestionReading>();
+
+/** The reading without its texts; one object per reading, shared by the rollouts of one prompt. */
+export function questionReadingOf(reading: PromptReading): QuestionReading {
+  let light = questionReadings.get(reading);
+  if (!light) {
+    const { kind, template, hasSpecialTokens, problem } = reading;
+    light = Object.freeze({ kind, ...(template ? { template } : {}), ...(hasSpecialTokens !== undefined ? { hasSpecialTokens } : {}), ...(problem ? { problem } : {}) });
+    questionReadings.set(reading, light);
+  }
+  return light;
+}

@@ -23,7 +23,8 @@ export class RunSession implements vscode.Disposable {
   async start(): Promise<void> {
     await this.tracker.start();
     const folder = vscode.Uri.file(this.tracker.folder);
-    const pattern = this.tracker.folder === this.tracker.path ? '*.{jsonl,json}' : basename(this.tracker.path);
+    // Trainers nest step files in folders (prime-rl's step_N/train/all/): the tracker keeps only the run's own.
+    const pattern = this.tracker.folder === this.tracker.path ? '**/*.{jsonl,json,parquet}' : basename(this.tracker.path);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
     this.subscriptions.push(
       watcher,

@@ -129,7 +129,7 @@ describe('open-instruct traces without a tokenizer', () => {
     expect(new Set(diagnostics.map((d) => d.code))).toEqual(new Set(['needs-tokenizer']));
     const metadata = read('open-instruct/rollouts/grpo_qwen_gsm8k__1__1766000000_metadata.jsonl');
     expect(metadata.rollouts).toHaveLength(0);
-    expect(metadata.diagnostics.map((d) => [d.code, d.severity])).toEqual([['run-metadata', 'info']]);
+    expect(metadata.diagnostics.map((d) => [d.code, d.severity])).toEqual([['run-metadata', 'warning']]);
     expect(metadata.diagnostics[0]!.message).toMatch(/Qwen\/Qwen2\.5-0\.5B-Instruct/);
   });
 });

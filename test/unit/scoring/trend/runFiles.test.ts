@@ -102,7 +102,8 @@ describe('problems in a run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prof-lens-run-'));
     mkdirSync(join(dir, 'sub'));
     const { runs } = await summariseRuns([dir], { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
-    expect(runs[0]).toMatchObject({ files: 0, steps: [], problems: [{ file: dir, message: 'holds no .jsonl or .json files' }] });
+    expect(runs[0]).toMatchObject({ files: 0, steps: [], problems: [{ file: dir }] });
+    expect(runs[0]!.problems[0]!.message).toMatch(/^holds no step files: looked for \{step\}\.jsonl .*completions_\*\.parquet \(TRL\).*train_data_step\*\.jsonl \(NeMo-RL\).*step_\*\/train\/all\/traces\.jsonl \(prime-rl\)/);
   });
 });
 
