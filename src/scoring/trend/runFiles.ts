@@ -104,7 +104,7 @@ function noFilesMessage(layout: RunLayout | null, split: RunSplit): string {
 /** What a run's layout adds to its report: whose layout it is, and the validation dumps left apart. */
 export function layoutNote(layout: RunLayout | null, split: RunSplit): string | null {
   if (!layout) return null;
-  const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart, read with --validation` : '';
+  const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart (a run of their own: trend --validation, or Open Training Run on one of them)` : '';
   return `${RUN_LAYOUT_NAMES[layout.kind]}${split === 'validation' ? ', validation dumps' : ''}${apart}`;
 }
 

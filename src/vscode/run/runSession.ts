@@ -7,6 +7,9 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { RunTracker, type RunTrackerDeps } from '../../scoring/trend/runTracker';
 
+/** The query of a run URI that names a folder's validation dumps. */
+export const VALIDATION_QUERY = 'split=validation';
+
 /** How often the folder is compared with what is known (sizes and times only, no file is read). */
 const RESCAN_MS = 10_000;
 
@@ -15,8 +18,9 @@ export class RunSession implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private rescanTimer: ReturnType<typeof setInterval> | undefined;
 
+  /** A run URI with the query `split=validation` is the folder's validation dumps, read as a run of their own. */
   constructor(readonly uri: vscode.Uri, deps: RunTrackerDeps) {
-    this.tracker = new RunTracker(uri.fsPath, deps);
+    this.tracker = new RunTracker(uri.fsPath, deps, uri.query === VALIDATION_QUERY ? 'validation' : 'train');
   }
 
   /** Reads the run and starts watching it. Rejects when the path is neither a folder nor a file. */

@@ -67,7 +67,7 @@ describe('prof-lens trend over each trainer\'s run layout', () => {
     const { code, run } = await trend(join(TRAINERS, 'nemo-rl/logs/exp_001'));
     expect(code).toBe(0);
     expect(run.steps.map((s) => s.step)).toEqual([1, 2]);
-    expect(run.layout).toBe('NeMo-RL logs; 2 validation dumps apart, read with --validation');
+    expect(run.layout).toBe('NeMo-RL logs; 2 validation dumps apart (a run of their own: trend --validation, or Open Training Run on one of them)');
     const validation = await trend(join(TRAINERS, 'nemo-rl/logs/exp_001'), '--validation');
     expect(validation.run.steps.map((s) => [s.step, s.rollouts])).toEqual([[0, 3], [2, 3]]);
   });
