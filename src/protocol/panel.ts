@@ -97,6 +97,20 @@ export interface DashboardData {
   falsePositives: FalsePositiveEntry[];
   /** How many suspected false positives exist; `falsePositives` may list fewer. */
   falsePositiveTotal: number;
+  /** The file's groups (the first ones), each opening in the group view: how a file read from disk is browsed. */
+  groups?: GroupEntry[];
+  /** How many groups there are; `groups` may list fewer. */
+  groupTotal?: number;
+}
+
+/** A group listed on the dashboard. */
+export interface GroupEntry {
+  label: string;
+  /** A rollout of the group, to open the group view on. */
+  rolloutId: number;
+  rollouts: number;
+  correct: number;
+  kept: number;
 }
 
 /** The host has nothing to show yet, or the source is gone. */

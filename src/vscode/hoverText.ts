@@ -7,7 +7,7 @@
 import type { ProfSettings } from '../core/settings';
 import { clip, formatScore } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
-import { readAsText, rewardsText } from '../core/presentation/readingWords';
+import { readAsSentence, rewardsText } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { rankText } from '../core/presentation/summaryWords';
@@ -84,7 +84,7 @@ export function hoverMarkdown(input: HoverInput): string {
   );
   const rewards = rewardsText(rollout.rewards, rollout.outcomeField);
   if (rewards !== null) lines.push(`- Rewards in the file: ${escapeMarkdown(clip(rewards, MAX_QUOTED))}`);
-  const readAs = readAsText(rollout.format, rollout.questionReading);
+  const readAs = readAsSentence(rollout.format, rollout.questionReading);
   if (readAs !== null) lines.push(`- ${escapeMarkdown(readAs)}`);
   if (rollout.falsePositive.suspected) {
     const evidence = rollout.evidence ? ` — ${escapeMarkdown(clip(rollout.evidence, MAX_QUOTED))}` : '';

@@ -8,7 +8,7 @@ import type { RolloutDetail } from '../protocol/analysis';
 import { formatScore } from '../core/presentation/numbers';
 import { clip } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
-import { readAsText, rewardsText, turnLabel } from '../core/presentation/readingWords';
+import { readAsSentence, rewardsText, turnLabel } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { splitTextLines } from '../core/lineBreaks';
@@ -70,8 +70,8 @@ function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOpt
   );
   const rewards = rewardsText(rollout.rewards, rollout.outcomeField);
   if (rewards !== null) out.write(`- Rewards in the file: ${rewards}`);
-  const readAs = readAsText(rollout.format, rollout.questionReading);
-  if (readAs !== null) out.write(`- ${readAs[0]!.toUpperCase()}${readAs.slice(1)}`);
+  const readAs = readAsSentence(rollout.format, rollout.questionReading);
+  if (readAs !== null) out.write(`- ${readAs}`);
   if (rollout.falsePositive.suspected) {
     out.write(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)}): ${rollout.evidence ?? ''}`);
   }

@@ -46,6 +46,12 @@ export function readAsText(format: FormatId | undefined, reading: QuestionReadin
   return parts.length ? parts.join('; ') : null;
 }
 
+/** The same, as a sentence that opens a line (`Read as: …`). */
+export function readAsSentence(format: FormatId | undefined, reading: QuestionReading | undefined): string | null {
+  const text = readAsText(format, reading);
+  return text === null ? null : `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
 function rewardValue(value: RewardField['value']): string {
   if (value === null) return '—';
   if (typeof value === 'boolean') return String(value);

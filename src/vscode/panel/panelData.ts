@@ -7,7 +7,7 @@ import { readAsText, turnLabel } from '../../core/presentation/readingWords';
 import type { PromptTurn } from '../../core/transcript/prompt';
 import type { ProfSettings } from '../../core/settings';
 import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
-import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
+import type { DashboardData, FalsePositiveEntry, GroupData, GroupEntry, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
 
 /**
  * What one group message may carry: a runaway rollout (thousands of steps, megabytes of text) or a
@@ -196,5 +196,27 @@ export function dashboardData(input: DashboardInput): DashboardData {
     scorerLabel: input.summary.scorer.label,
     falsePositives,
     falsePositiveTotal: suspects.length,
+    groups: groupEntries(input.rollouts, labels),
+    groupTotal: labels.size,
   };
+}
+
+/** The dashboard lists this many groups at most. */
+const MAX_LISTED_GROUPS = 100;
+
+/** The first groups of a file, in file order, with their sizes. */
+function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<string, string>): GroupEntry[] {
+  const entries = new Map<string, GroupEntry>();
+  for (const r of rollouts) {
+    let entry = entries.get(r.group);
+    if (!entry) {
+      if (entries.size >= MAX_LISTED_GROUPS) continue;
+      entry = { label: labels.get(r.group) ?? '', rolloutId: r.id, rollouts: 0, correct: 0, kept: 0 };
+      entries.set(r.group, entry);
+    }
+    entry.rollouts++;
+    if (r.outcome.kind === 'correct') entry.correct++;
+    if (r.decision.kept) entry.kept++;
+  }
+  return [...entries.values()];
 }

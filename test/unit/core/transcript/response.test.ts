@@ -81,3 +81,15 @@ describe('hostile transcripts are read in linear time', () => {
     }, 20_000);
   }
 });
+
+describe('the final answer of a tool rollout', () => {
+  it('comes from the assistant text, never from a tool reply', async () => {
+    const { finalAnswer } = await import('../../../../src/core/answer/finalAnswer');
+    // The tool's reply says "The answer is 42"; the assistant's last line says 18.
+    const turns = readResponse(TOOL_ROLLOUT)!.turns;
+    expect(finalAnswer(assistantText(TOOL_ROLLOUT, turns))).toEqual({ text: '18', from: 'a-colon' });
+    const cut = TOOL_ROLLOUT.slice(0, TOOL_ROLLOUT.indexOf('\nassistant\n'));
+    const cutTurns = readResponse(cut)!.turns;
+    expect(finalAnswer(assistantText(cut, cutTurns))?.text).not.toBe('42');
+  });
+});
