@@ -9,7 +9,8 @@ import { asScores, asText, firstKey, getPath, outcomeFromValue, parsePath, type 
 import { adaptLabelled } from './formatsLabelled';
 import { adaptTrainerRecord, type AdaptContext } from './formatsTrainers';
 import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
-import { readRolloutTexts } from './rolloutText';
+import { questionOf, readRolloutTexts } from './rolloutText';
+import { readResponse } from './transcript/response';
 import { readMessages, type PromptTurn } from './transcript/prompt';
 import { roleOf } from './transcript/turns';
 
@@ -124,7 +125,7 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
   const isVerl = promptKey === 'input' && responseKey === 'output';
   const v1Group = isVerl ? verlV1Group(record.uid) : null;
   const response = record[responseKey] as string;
-  const texts = readRolloutTexts(prompt, response);
+  const read = questionOf(prompt);
   const outcomeKey = firstKey(record, OUTCOME_KEYS);
   return {
     id: 0,
@@ -132,7 +133,7 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
     index: 0,
     format: v1Group !== null ? 'verl-v1' : isVerl ? 'verl' : 'generic',
     group: v1Group !== null ? `uid=${v1Group}` : groupKey(record, prompt, gold, line),
-    prompt: texts.question,
+    prompt: read.question,
     response,
     gold,
     fileOutcome: outcomeOf(record),
@@ -141,9 +142,9 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
     filePred: predText(record[PRED_KEY]),
     responsePath: [responseKey],
     responseShift: 0,
-    promptReading: texts.promptReading,
-    responseTurns: texts.responseTurns,
-    ...(outcomeKey ? { outcomeField: outcomeKey } : {}),
+    promptReading: read.reading,
+    responseTurns: readResponse(response)?.turns ?? null,
+    outcomeField: outcomeKey,
     rewards: rewardFieldsOf(record),
   };
 }

@@ -95,8 +95,26 @@ function count(report: FileReport, e: ReportEntry): void {
   if (e.falsePositive.suspected) report.suspectedFalsePositives++;
   for (const rule of e.falsePositive.rules) bump(report.byFalsePositiveRule, rule);
   bump(report.scorers, e.scorer);
-  const readAs = readAsText(e.format, e.questionReading);
+  const readAs = readAsOf(e);
   if (readAs !== null) bump(report.readAs, readAs);
+}
+
+/** The words for how an entry was read, once per (reading, format): rollouts of one prompt share them. */
+const readAsWords = new WeakMap<object, Map<string, string | null>>();
+const NO_READING = {};
+
+let lastReadAs: { key: object; format: string; text: string | null } = { key: NO_READING, format: '', text: null };
+
+function readAsOf(e: ReportEntry): string | null {
+  const key = e.questionReading ?? NO_READING;
+  if (key === lastReadAs.key && (e.format ?? '') === lastReadAs.format) return lastReadAs.text;
+  let byFormat = readAsWords.get(key);
+  if (!byFormat) readAsWords.set(key, (byFormat = new Map()));
+  const format = e.format ?? '';
+  if (!byFormat.has(format)) byFormat.set(format, readAsText(e.format, e.questionReading));
+  const text = byFormat.get(format) ?? null;
+  lastReadAs = { key, format, text };
+  return text;
 }
 
 function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {

@@ -216,7 +216,8 @@ export class Analyzer {
       evidence: null,
       stepLabels: r.stepLabels ?? null,
       questionReading: questionReadingOf(r.promptReading ?? PLAIN_PROMPT),
-      ...(r.promptReading && (this.keepText || isFirstOfGroup) ? { promptReading: r.promptReading } : {}),
+      // Set whether or not there is one: every rollout object keeps one shape.
+      promptReading: this.keepText || isFirstOfGroup ? r.promptReading : undefined,
       responseTurns: this.keepText ? (r.responseTurns ?? null) : null,
       outcomeField: r.outcomeField ?? null,
       rewards: r.rewards ?? null,

@@ -8,8 +8,9 @@ import * as largeFile from './largeFile';
 import * as longLine from './longLine';
 import * as scoring from './scoring';
 import * as trend from './trend';
+import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend };
+const MODULES: Record<string, BenchModule> = { core, transcripts, grading, scoring, endpoints, longLine, largeFile, trend };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

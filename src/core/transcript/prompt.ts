@@ -6,8 +6,8 @@
  * the hover. A transcript that cannot be read unambiguously is used whole, and says so.
  */
 import { readGluedPrompt, readStrippedPrompt, type StrippedResult } from './stripped';
-import { readTagged, taggedTemplateOf } from './tagged';
-import { trimSpan, type TemplateId, type Turn, type TurnRole } from './turns';
+import { mayHoldTags, readTagged, taggedTemplateOf } from './tagged';
+import { MAX_ROLE_WORD, roleOf, trimSpan, type TemplateId, type Turn, type TurnRole } from './turns';
 
 /** A turn of the prompt as the panel and the Rollout View show it. */
 export interface PromptTurn {
@@ -44,6 +44,7 @@ export interface ReadPrompt {
 
 /** The question of `prompt`: its last user turn when it is a rendered chat, else the prompt itself. */
 export function readPrompt(prompt: string): ReadPrompt {
+  if (isPlainPrompt(prompt)) return { question: prompt, reading: PLAIN_PROMPT };
   const tagged = taggedTemplateOf(prompt);
   if (tagged !== null) {
     const read = readTagged(prompt, tagged);
@@ -55,6 +56,17 @@ export function readPrompt(prompt: string): ReadPrompt {
   const glued = readGluedPrompt(prompt);
   if (glued !== null) return fromStripped(prompt, glued, 'llama3');
   return { question: prompt, reading: PLAIN_PROMPT };
+}
+
+/** Most prompts are plain: no template tag, and no role word on their first line (cheap to tell). */
+export function isPlainPrompt(prompt: string): boolean {
+  return !mayHoldTags(prompt) && !opensWithRoleWord(prompt);
+}
+
+/** Whether the first line is a role word (`system`, `user` …), as a stripped transcript's is. */
+function opensWithRoleWord(prompt: string): boolean {
+  const end = prompt.indexOf('\n');
+  return end > 0 && end <= MAX_ROLE_WORD + 1 && roleOf(prompt.slice(0, end).replace(/\r$/, '')) !== null;
 }
 
 function fromStripped(prompt: string, result: Exclude<StrippedResult, null>, template: TemplateId): ReadPrompt {
@@ -99,14 +111,21 @@ export function readMessages(messages: readonly PromptTurn[]): ReadPrompt | null
 export type QuestionReading = Pick<PromptReading, 'kind' | 'template' | 'hasSpecialTokens' | 'problem'>;
 
 const questionReadings = new WeakMap<PromptReading, QuestionReading>();
+const PLAIN_QUESTION: QuestionReading = Object.freeze({ kind: 'plain' });
+/** The reading asked about last (rollouts of one prompt come together). */
+let lastReading: { reading: PromptReading; light: QuestionReading } = { reading: PLAIN_PROMPT, light: PLAIN_QUESTION };
 
 /** The reading without its texts; one object per reading, shared by the rollouts of one prompt. */
 export function questionReadingOf(reading: PromptReading): QuestionReading {
+  if (reading === PLAIN_PROMPT) return PLAIN_QUESTION;
+  if (reading === lastReading.reading) return lastReading.light;
   let light = questionReadings.get(reading);
-  if (!light) {
+  if (light) lastReading = { reading, light };
+  else {
     const { kind, template, hasSpecialTokens, problem } = reading;
     light = Object.freeze({ kind, ...(template ? { template } : {}), ...(hasSpecialTokens !== undefined ? { hasSpecialTokens } : {}), ...(problem ? { problem } : {}) });
     questionReadings.set(reading, light);
+    lastReading = { reading, light };
   }
   return light;
 }

@@ -6,7 +6,7 @@
  * Only the role words are left, so a line saying just "user" inside a turn looks like a marker:
  * a reading whose turns do not follow each other as a chat does is refused, never guessed.
  */
-import { Finder, MAX_ROLE_WORD, roleOf, type Turn, type TurnRole } from './turns';
+import { Finder, MAX_ROLE_WORD, mayStartRoleWord, roleOf, type Turn, type TurnRole } from './turns';
 
 /** A role word alone on a line: where the line starts and where the turn's content starts. */
 interface RoleLine {
@@ -23,7 +23,7 @@ export function roleLines(text: string): RoleLine[] {
   while (start <= text.length) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    if (end - start <= MAX_ROLE_WORD && end > start) {
+    if (end - start <= MAX_ROLE_WORD + 1 && end > start && mayStartRoleWord(text, start)) {
       const word = text.slice(start, end).replace(/\r$/, '');
       const role = roleOf(word);
       if (role !== null) found.push({ role, word, lineStart: start, contentStart: newline === -1 ? end : newline + 1 });

@@ -91,10 +91,25 @@ const TEMPLATES: readonly TaggedTemplate[] = [
 ];
 
 /**
+ * The start of any template's tag: most texts hold none, and are then not searched for each of
+ * every template's tags in turn.
+ */
+const ANY_TAG = ['<|', '<｜', '<start_of_turn>', '<end_of_turn>', '<bos>', '[INST]', '[/INST]', '</s>', '<s>'];
+
+/** True when the text may hold a template's special tokens (literal searches, no regular expression). */
+export function mayHoldTags(text: string): boolean {
+  // Every tag starts with `<` or `[`; most reasoning text has neither.
+  if (text.indexOf('<') === -1 && text.indexOf('[') === -1) return false;
+  for (const tag of ANY_TAG) if (text.includes(tag)) return true;
+  return false;
+}
+
+/**
  * The template whose special tokens the text holds, if any (first by the order above). A response
  * (`isResponse`) may hold only the end of the assistant's turn.
  */
 export function taggedTemplateOf(text: string, isResponse = false): TemplateId | null {
+  if (!mayHoldTags(text)) return null;
   for (const t of TEMPLATES) if (t.signatures.some((s) => text.includes(s))) return t.id;
   if (isResponse) for (const t of TEMPLATES) if (t.closers.some((s) => text.includes(s))) return t.id;
   return null;

@@ -36,22 +36,30 @@ export interface Transcript {
 }
 
 /** Role words as templates write them; `model` is Gemma's assistant, `ipython` Llama 3's tool. */
-const ROLE_WORDS: Readonly<Record<string, TurnRole>> = {
-  system: 'system',
-  developer: 'system',
-  user: 'user',
-  human: 'user',
-  assistant: 'assistant',
-  model: 'assistant',
-  tool: 'tool',
-  ipython: 'tool',
-  function: 'tool',
-  observation: 'tool',
-};
+const ROLE_WORDS: ReadonlyMap<string, TurnRole> = new Map<string, TurnRole>([
+  ['system', 'system'],
+  ['developer', 'system'],
+  ['user', 'user'],
+  ['human', 'user'],
+  ['assistant', 'assistant'],
+  ['model', 'assistant'],
+  ['tool', 'tool'],
+  ['ipython', 'tool'],
+  ['function', 'tool'],
+  ['observation', 'tool'],
+]);
 
 /** The role a template's role word names, or null for a word that is not one. */
 export function roleOf(word: string): TurnRole | null {
-  return Object.prototype.hasOwnProperty.call(ROLE_WORDS, word) ? (ROLE_WORDS[word] as TurnRole) : null;
+  return ROLE_WORDS.get(word) ?? null;
+}
+
+/** First letters of the role words: a line starting otherwise is not looked at further. */
+const ROLE_INITIALS = new Set([...ROLE_WORDS.keys()].map((w) => w.charCodeAt(0)));
+
+/** Whether a line starting at `at` may be a role word (its first letter is one's). */
+export function mayStartRoleWord(text: string, at: number): boolean {
+  return ROLE_INITIALS.has(text.charCodeAt(at));
 }
 
 /** The longest role word: a longer line or header is never a role marker (bounds every comparison). */
