@@ -10,7 +10,6 @@ import { adaptLabelled } from './formatsLabelled';
 import { adaptTrainerRecord, type AdaptContext } from './formatsTrainers';
 import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
 import { questionOf, readRolloutTexts } from './rolloutText';
-import { readResponse } from './transcript/response';
 import { readMessages, type PromptTurn } from './transcript/prompt';
 import { roleOf } from './transcript/turns';
 
@@ -47,7 +46,7 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
   if (Array.isArray(value.messages)) return single(adaptChat(value, record.line));
   const responsesKey = firstKey(value, RESPONSES_KEYS);
   if (responsesKey && Array.isArray(value[responsesKey])) return adaptGrouped(record, responsesKey);
-  const flat = adaptFlat(value, record.line);
+  const flat = adaptFlat(value, record.line, context.rewards !== false);
   if (flat) return single(flat);
   return {
     drafts: [],
@@ -116,7 +115,7 @@ function fileScores(record: Json): (number | null)[] | null {
 }
 
 /** verl dumps (`input`/`output`/`gts`/`score`, v1 adds `uid`) and generic flat rollouts. */
-function adaptFlat(record: Json, line: number): RolloutDraft | null {
+function adaptFlat(record: Json, line: number, withRewards: boolean): RolloutDraft | null {
   const responseKey = RESPONSE_KEYS.find((k) => typeof record[k] === 'string');
   if (!responseKey) return null;
   const promptKey = PROMPT_KEYS.find((k) => typeof record[k] === 'string');
@@ -143,9 +142,8 @@ function adaptFlat(record: Json, line: number): RolloutDraft | null {
     responsePath: [responseKey],
     responseShift: 0,
     promptReading: read.reading,
-    responseTurns: readResponse(response)?.turns ?? null,
     outcomeField: outcomeKey,
-    rewards: rewardFieldsOf(record),
+    rewards: withRewards ? rewardFieldsOf(record) : null,
   };
 }
 
@@ -210,7 +208,7 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   const group = groupKey(value, prompt, gold, record.line);
   const rewardsAt = parallelRewardFields(value, responses.length, new Set([outcomesKey ?? '', scoresKey ?? '', responsesKey]));
   const drafts = responses.map((r, i): RolloutDraft => ({
-    ...groupedTexts(prompt, typeof r === 'string' ? r : ''),
+    ...groupedTexts(prompt),
     id: 0,
     line: 0,
     index: i,
@@ -230,9 +228,9 @@ function adaptGrouped(record: SourceRecord, responsesKey: string): AdaptResult {
   return { drafts, diagnostics };
 }
 
-function groupedTexts(prompt: string, response: string): Pick<RolloutDraft, 'prompt' | 'promptReading' | 'responseTurns'> {
-  const texts = readRolloutTexts(prompt, response);
-  return { prompt: texts.question, promptReading: texts.promptReading, responseTurns: texts.responseTurns };
+function groupedTexts(prompt: string): Pick<RolloutDraft, 'prompt' | 'promptReading'> {
+  const texts = readRolloutTexts(prompt);
+  return { prompt: texts.question, promptReading: texts.promptReading };
 }
 
 function mismatch(line: number, what: string): Diagnostic {
@@ -250,13 +248,13 @@ function adaptMapped(record: SourceRecord, fields: Partial<Record<FieldRole, str
   const responseText = typeof response === 'string' ? response : base?.response;
   if (responseText === undefined) return detected;
   const mappedPrompt = fields.prompt ? asText(get('prompt')) : null;
-  const read = mappedPrompt !== null ? readRolloutTexts(mappedPrompt, responseText) : null;
+  const read = mappedPrompt !== null ? readRolloutTexts(mappedPrompt) : null;
   const prompt = read?.question ?? base?.prompt ?? '';
   const gold = fields.gold ? asText(get('gold')) : (base?.gold ?? null);
   // The detected format's own reading stands for every role the mapping leaves alone.
   const keepsDetected = base !== undefined && !fields.prompt && !fields.response && !fields.gold;
   const draft: RolloutDraft = {
-    ...(base && !fields.response ? { responseTurns: base.responseTurns ?? null, rewards: base.rewards ?? null } : {}),
+    ...(base && !fields.response ? { responseTurns: base.responseTurns, rewards: base.rewards ?? null } : {}),
     ...(read ? { promptReading: read.promptReading } : base?.promptReading ? { promptReading: base.promptReading } : {}),
     id: 0,
     line: 0,

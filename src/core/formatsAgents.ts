@@ -12,7 +12,6 @@ import { asText, outcomeFromValue, type Json } from './fields';
 import { promptGroup, trainerDraft } from './trainerDraft';
 import { questionOf } from './rolloutText';
 import { readMessages, type PromptTurn } from './transcript/prompt';
-import { readResponse } from './transcript/response';
 import { taggedTemplateOf } from './transcript/tagged';
 import { roleOf, type Turn, type TurnRole } from './transcript/turns';
 
@@ -34,7 +33,7 @@ function responseOf(parts: readonly Part[]): Pick<RolloutDraft, 'response' | 're
   const assistant = parts.filter((p) => p.role === 'assistant');
   const only = assistant[0];
   if (assistant.length === 1 && only && parts[0] === only) {
-    return { response: only.text, responseTurns: readResponse(only.text)?.turns ?? null, responsePath: only.path };
+    return { response: only.text, responsePath: only.path };
   }
   const turns: Turn[] = [];
   let response = '';

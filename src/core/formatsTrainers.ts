@@ -25,6 +25,8 @@ export interface AdaptContext {
   decoder?: TokenDecoder | null;
   /** When no tokenizer was found: what the user must provide, said exactly. */
   decoderProblem?: string;
+  /** Collect the reward fields beside the outcome (default true; a run summary shows none). */
+  rewards?: boolean;
 }
 
 /** A trainer's record adapted, or null when the record is not one of theirs. */
@@ -80,7 +82,7 @@ function adaptTrl(row: Json): RolloutDraft {
   const outcomeColumn = trlOutcomeColumn(columns);
   // TRL's accuracy_reward logs the gold as `solution`.
   const gold = asText(row.solution) ?? asText(row.answer);
-  const texts = readRolloutTexts(prompt, response);
+  const texts = readRolloutTexts(prompt);
   return trainerDraft('trl', {
     group: promptGroup(prompt, gold, 0),
     prompt: texts.question,
@@ -89,7 +91,6 @@ function adaptTrl(row: Json): RolloutDraft {
     fileOutcome: outcomeColumn ? outcomeFromValue(row[outcomeColumn]) : { kind: 'unknown', source: 'none' },
     responsePath: ['completion'],
     promptReading: texts.promptReading,
-    responseTurns: texts.responseTurns,
     ...(outcomeColumn ? { outcomeField: outcomeColumn } : {}),
     rewards: [...columns, 'advantage'].map((name) => ({ name, value: rewardValue(row[name]) ?? null })),
   });
@@ -124,7 +125,7 @@ function adaptOpenInstruct(record: SourceRecord, context: AdaptContext): AdaptRe
   }
   const prompt = decoder.decode(promptIds);
   const response = decoder.decode(responseIds);
-  const texts = readRolloutTexts(prompt, response);
+  const texts = readRolloutTexts(prompt);
   const reward = rewardValue(value.reward);
   const step = asText(value.step) ?? '?';
   const promptIdx = asText(value.prompt_idx);
@@ -137,8 +138,7 @@ function adaptOpenInstruct(record: SourceRecord, context: AdaptContext): AdaptRe
       fileOutcome: typeof reward === 'number' ? outcomeFromValue(reward > 0 ? 1 : 0) : { kind: 'unknown', source: 'none' },
       outcomeField: 'reward > 0',
       promptReading: texts.promptReading,
-      responseTurns: texts.responseTurns,
-      rewards: rewardFieldsOf(value),
+        rewards: rewardFieldsOf(value),
     })],
     diagnostics: [],
   };
@@ -169,7 +169,7 @@ function metadataNote(value: Json, line: number): Diagnostic {
 function adaptSlime(value: Json, line: number): RolloutDraft {
   const prompt = typeof value.prompt === 'string' ? value.prompt : '';
   const response = value.response as string;
-  const texts = readRolloutTexts(prompt, response);
+  const texts = readRolloutTexts(prompt);
   const reward = value.reward !== null && typeof value.reward === 'object' ? (value.reward as Json).score ?? (value.reward as Json).acc : value.reward;
   const group = asText(value.group_index);
   const gold = asText(value.label);
@@ -182,7 +182,6 @@ function adaptSlime(value: Json, line: number): RolloutDraft {
     outcomeField: 'reward',
     responsePath: ['response'],
     promptReading: texts.promptReading,
-    responseTurns: texts.responseTurns,
     rewards: rewardFieldsOf(value),
   });
 }

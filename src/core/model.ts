@@ -97,7 +97,9 @@ export interface Rollout {
   promptReading?: PromptReading;
   /**
    * The turns of a multi-turn response, as spans of `response` (tool calls, tool replies, user
-   * turns); steps are split from the assistant's turns only. Null or absent: all the assistant's.
+   * turns); steps are split from the assistant's turns only. Null: all the assistant's. Absent:
+   * not read yet — `responseTurnsOf` reads it when steps or an answer are needed (a run summary
+   * of file-scored rollouts needs neither).
    */
   responseTurns?: Turn[] | null;
   /** The file's field the outcome was read from (`score`, `accuracy_reward`, `reward > 0` …). */

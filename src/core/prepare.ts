@@ -7,6 +7,7 @@ import type { ProfSettings } from './settings';
 import { adaptRecord } from './formats';
 import type { AdaptContext } from './formatsTrainers';
 import { countSteps, splitAssistantSteps, splitSteps } from './steps';
+import { responseTurnsOf } from './rolloutText';
 import { rawStepSpans } from './analysis';
 
 export interface PreparedRollout {
@@ -68,12 +69,14 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
   if (options.countOnly?.(rollout)) {
     if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
-    const stepCount = rollout.responseTurns && !rollout.explicitSteps ? splitAssistantSteps(rollout.response, rollout.responseTurns, rule).length : countSteps(rollout.response, rule, rollout.explicitSteps);
+    const turns = rollout.explicitSteps ? null : responseTurnsOf(rollout);
+    const stepCount = turns ? splitAssistantSteps(rollout.response, turns, rule).length : countSteps(rollout.response, rule, rollout.explicitSteps);
     const mismatch = stepCountMismatch(rollout, stepCount);
     if (mismatch) diagnostics.push(mismatch);
     return { rollout, steps: NO_STEPS, stepCount, rawSteps: null };
   }
-  const steps = rollout.responseTurns && !rollout.explicitSteps ? splitAssistantSteps(rollout.response, rollout.responseTurns, rule) : splitSteps(rollout.response, rule, rollout.explicitSteps);
+  const turns = rollout.explicitSteps ? null : responseTurnsOf(rollout);
+  const steps = turns ? splitAssistantSteps(rollout.response, turns, rule) : splitSteps(rollout.response, rule, rollout.explicitSteps);
   const mismatch = stepCountMismatch(rollout, steps.length);
   if (mismatch) diagnostics.push(mismatch);
   const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;

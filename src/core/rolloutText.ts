@@ -7,12 +7,12 @@
 import { readPrompt, type PromptReading, type ReadPrompt } from './transcript/prompt';
 import { readResponse } from './transcript/response';
 import type { Turn } from './transcript/turns';
+import type { Rollout } from './model';
 
-/** What an adapter needs from a prompt and a response. */
+/** What an adapter needs from a prompt. */
 export interface RolloutTexts {
   question: string;
   promptReading: PromptReading;
-  responseTurns: Turn[] | null;
 }
 
 /** Readings of prompts seen lately; cleared when full (a dump's prompts come a batch at a time). */
@@ -43,8 +43,14 @@ export function questionOf(prompt: string): ReadPrompt {
   return read;
 }
 
-/** The question, how it was read, and the response's turns. */
-export function readRolloutTexts(prompt: string, response: string): RolloutTexts {
+/** The question and how it was read (the response's turns are read when needed: `responseTurnsOf`). */
+export function readRolloutTexts(prompt: string): RolloutTexts {
   const read = questionOf(prompt);
-  return { question: read.question, promptReading: read.reading, responseTurns: readResponse(response)?.turns ?? null };
+  return { question: read.question, promptReading: read.reading };
+}
+
+/** A rollout's response turns, read on first use and kept on the rollout. */
+export function responseTurnsOf(rollout: Pick<Rollout, 'response' | 'responseTurns'>): Turn[] | null {
+  if (rollout.responseTurns === undefined) rollout.responseTurns = readResponse(rollout.response)?.turns ?? null;
+  return rollout.responseTurns;
 }

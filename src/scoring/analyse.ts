@@ -19,6 +19,7 @@ import { createScorerChain } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 import type { AdaptContext } from '../core/formatsTrainers';
 import { PLAIN_PROMPT, questionReadingOf } from '../core/transcript/prompt';
+import { responseTurnsOf } from '../core/rolloutText';
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
@@ -124,6 +125,8 @@ export class Analyzer {
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
   private readonly seenGroups = new Set<string>();
+  /** What the adapters get beside the records: a summary without facts shows no reward fields. */
+  private readonly context: AdaptContext;
   /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
   private readonly fileNotes = new Map<string, { diagnostic: Diagnostic; repeats: number }>();
 
@@ -136,6 +139,7 @@ export class Analyzer {
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
+    this.context = options.facts === false ? { ...options.context, rewards: false } : (options.context ?? {});
     const choice = options.scorer ?? 'auto';
     // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
     const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
@@ -163,7 +167,7 @@ export class Analyzer {
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
-    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, ...(this.options.context ? { context: this.options.context } : {}) };
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
     const found: Diagnostic[] = [];
     for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
     for (const d of found) this.keepDiagnostic(d);
@@ -218,7 +222,7 @@ export class Analyzer {
       questionReading: questionReadingOf(r.promptReading ?? PLAIN_PROMPT),
       // Set whether or not there is one: every rollout object keeps one shape.
       promptReading: this.keepText || isFirstOfGroup ? r.promptReading : undefined,
-      responseTurns: this.keepText ? (r.responseTurns ?? null) : null,
+      responseTurns: this.keepText ? responseTurnsOf(r) : null,
       outcomeField: r.outcomeField ?? null,
       rewards: r.rewards ?? null,
     };

@@ -8,6 +8,7 @@
 import type { Outcome, Rollout } from '../core/model';
 import { finalAnswer } from '../core/answer/finalAnswer';
 import { assistantText } from '../core/transcript/response';
+import { responseTurnsOf } from '../core/rolloutText';
 import { createBoundedGrader, type BoundedGrader } from '../core/answer/boundedGrade';
 import { harnessNumericEqual } from '../core/answer/harness';
 import type { CasService } from '../core/casService';
@@ -40,7 +41,7 @@ export class OutcomeResolver {
     rollouts.forEach((r, at) => {
       if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') return void outcomes.push(r.fileOutcome);
       // Tool replies and tool calls never supply the answer: only the assistant's own text is read.
-      const answer = finalAnswer(assistantText(r.response, r.responseTurns), r.filePred ?? null);
+      const answer = finalAnswer(assistantText(r.response, responseTurnsOf(r)), r.filePred ?? null);
       const found = answer ? { extracted: answer.text, answerFrom: answer.from } : { extracted: null };
       if (r.fileOutcome.kind !== 'unknown') {
         outcomes.push({ ...r.fileOutcome, ...found });

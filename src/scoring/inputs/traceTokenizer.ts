@@ -19,15 +19,21 @@ export interface TokenizerLookup {
   home?: string;
 }
 
-/** The first line's text, enough to tell an open-instruct trace file (1 MB at most). */
+/**
+ * Enough of the first line to tell an open-instruct trace file: 64 KB, or up to 1 MB when the
+ * first 64 KB name `prompt_tokens` but not yet `response_tokens` (a long prompt). Every file of a
+ * run is asked, so the usual answer reads 64 KB.
+ */
 async function firstLine(path: string): Promise<string> {
   const handle = await open(path, 'r');
   try {
-    const bytes = Buffer.alloc(1024 * 1024);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
-    const text = bytes.subarray(0, bytesRead).toString('utf8');
-    const end = text.indexOf('\n');
-    return end === -1 ? text : text.slice(0, end);
+    const read = async (size: number): Promise<string> => {
+      const bytes = Buffer.alloc(size);
+      const { bytesRead } = await handle.read(bytes, 0, size, 0);
+      return firstLineOf(bytes.subarray(0, bytesRead).toString('utf8'));
+    };
+    const head = await read(64 * 1024);
+    return head.includes('"prompt_tokens"') && !head.includes('"response_tokens"') ? read(1024 * 1024) : head;
   } finally {
     await handle.close();
   }
