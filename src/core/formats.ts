@@ -142,8 +142,10 @@ function adaptFlat(record: Json, line: number, withRewards: boolean): RolloutDra
     responsePath: [responseKey],
     responseShift: 0,
     promptReading: read.reading,
+    // Read on first use (responseTurnsOf); set here so every draft has the same shape.
+    responseTurns: undefined,
     outcomeField: outcomeKey,
-    rewards: withRewards ? rewardFieldsOf(record) : null,
+    rewards: withRewards ? rewardFieldsOf(record, outcomeKey) : null,
   };
 }
 

@@ -23,16 +23,21 @@ export function rewardValue(value: unknown): number | boolean | null | undefined
   return undefined;
 }
 
-/** The reward-like fields of a flat record, in the record's order. */
-export function rewardFieldsOf(record: Record<string, unknown>, skip: ReadonlySet<string> = NOT_REWARDS): RewardField[] | null {
-  const fields: RewardField[] = [];
+/**
+ * The reward-like fields of a flat record, in the record's order; null when there are none
+ * beside the outcome's own field (`outcomeField`: the outcome already says it).
+ */
+export function rewardFieldsOf(record: Record<string, unknown>, outcomeField?: string): RewardField[] | null {
+  let fields: RewardField[] | null = null;
+  let beside = false;
   for (const name in record) {
-    if (fields.length >= MAX_REWARD_FIELDS) break;
-    if (skip.has(name) || NOT_REWARDS.has(name) || !REWARD_NAME.test(name)) continue;
+    if (fields !== null && fields.length >= MAX_REWARD_FIELDS) break;
     const value = rewardValue(record[name]);
-    if (value !== undefined && value !== null) fields.push({ name, value });
+    if (value === undefined || value === null || NOT_REWARDS.has(name) || !REWARD_NAME.test(name)) continue;
+    (fields ??= []).push({ name, value });
+    if (name !== outcomeField) beside = true;
   }
-  return fields.length ? fields : null;
+  return beside ? fields : null;
 }
 
 /** The i-th entries of a grouped record's arrays parallel to its responses (`pred_score`, …). */

@@ -20,25 +20,28 @@ const promptCache = new Map<string, ReadPrompt>();
 const PROMPT_CACHE_SIZE = 1024;
 /** A prompt this long is read every time it comes (caching it would hold megabytes). */
 const MAX_CACHED_PROMPT = 64 * 1024;
-/** The prompt read last, and its reading. */
-let last: { prompt: string; read: ReadPrompt } | null = null;
+/** The prompt read last, and its reading (two variables: no object per lookup). */
+let lastPrompt: string | null = null;
+let lastRead: ReadPrompt | null = null;
 
 /** The question of a prompt, read once per distinct prompt text. */
 export function questionOf(prompt: string): ReadPrompt {
   // The rollouts of a group usually come together: the last prompt is compared first (equal
   // strings compare in one pass, different ones mostly at once), then the cache, plain prompts
   // included — one lookup costs less than telling again that a prompt is plain.
-  if (last !== null && last.prompt === prompt) return last.read;
+  if (lastPrompt === prompt && lastRead !== null) return lastRead;
   const cached = promptCache.get(prompt);
   if (cached) {
-    last = { prompt, read: cached };
+    lastPrompt = prompt;
+    lastRead = cached;
     return cached;
   }
   const read = readPrompt(prompt);
   if (prompt.length <= MAX_CACHED_PROMPT) {
     if (promptCache.size >= PROMPT_CACHE_SIZE) promptCache.clear();
     promptCache.set(prompt, read);
-    last = { prompt, read };
+    lastPrompt = prompt;
+    lastRead = read;
   }
   return read;
 }
