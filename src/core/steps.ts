@@ -110,7 +110,8 @@ function pushTrimmed(text: string, start: number, end: number, out: Step[]): voi
   if (span.end > span.start) out.push({ index: out.length, text: text.slice(span.start, span.end), start: span.start, end: span.end });
 }
 
-function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
+/** `[start, end)` shrunk past white space at both ends. */
+export function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
   let s = start;
   let e = end;
   while (s < e && isSpace(text.charCodeAt(s))) s++;

@@ -6,7 +6,8 @@
  */
 import { readTagged, taggedTemplateOf } from './tagged';
 import { roleLines } from './stripped';
-import { Finder, MAX_ROLE_WORD, trimSpan, type TemplateId, type Turn } from './turns';
+import { trimSpan } from '../steps';
+import { Finder, MAX_ROLE_WORD, type TemplateId, type Turn } from './turns';
 
 /** A response read as turns; null from `readResponse` when it is one plain assistant turn. */
 export interface ResponseReading {

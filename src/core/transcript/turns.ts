@@ -65,19 +65,6 @@ export function mayStartRoleWord(text: string, at: number): boolean {
 /** The longest role word: a longer line or header is never a role marker (bounds every comparison). */
 export const MAX_ROLE_WORD = 11;
 
-/** `[start, end)` shrunk past white space at both ends. */
-export function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
-  let s = start;
-  let e = end;
-  while (s < e && isSpace(text.charCodeAt(s))) s++;
-  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
-  return { start: s, end: e };
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0;
-}
-
 /**
  * `text.indexOf(needle, from)` answered from a cache: callers ask with growing `from`, and a needle
  * that is absent is looked for once, not once per turn (which made long transcripts quadratic).

@@ -103,7 +103,8 @@ function noFilesMessage(layout: RunLayout | null, split: RunSplit): string {
 
 /** What a run's layout adds to its report: whose layout it is, and the validation dumps left apart. */
 export function layoutNote(layout: RunLayout | null, split: RunSplit): string | null {
-  if (!layout) return null;
+  // A plain folder of step files (verl's) needs no word about it.
+  if (!layout || (layout.kind === 'step-files' && layout.validation.length === 0)) return null;
   const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart (a run of their own: trend --validation, or Open Training Run on one of them)` : '';
   return `${RUN_LAYOUT_NAMES[layout.kind]}${split === 'validation' ? ', validation dumps' : ''}${apart}`;
 }

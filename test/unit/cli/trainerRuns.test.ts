@@ -4,7 +4,7 @@
  * read, and the messages and exit codes for a folder, a binary file and a file with nothing readable.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -151,11 +151,30 @@ describe('score and filter with no readable line', () => {
     }
   });
 
+  it('score on a TRL parquet writes every row with its step scores as JSON Lines', async () => {
+    const server = await startFakeServer();
+    try {
+      const dir = tmp();
+      const out = join(dir, 'scored.jsonl');
+      const { code } = await cli(['score', join(TRAINERS, 'trl/grpo-qwen2.5-gsm8k/completions/completions_00001.parquet'), '-o', out, '--url', server.url, '--no-cache']);
+      expect(code).toBe(0);
+      const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { completion: string; step_scores: number[]; accuracy_reward: number });
+      expect(rows).toHaveLength(12);
+      for (const row of rows) expect(row.step_scores.length).toBe(row.completion.split('\n\n').filter((p) => p.trim()).length);
+      expect(rows.map((r) => r.accuracy_reward).filter((r) => r === 1)).toHaveLength(5);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('filter on a TRL parquet writes the kept rows as JSON Lines', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'out'));
     const { code, err } = await cli(['filter', join(TRAINERS, 'trl/grpo-qwen2.5-gsm8k/completions/completions_00001.parquet'), '-o', join(dir, 'out/kept.jsonl'), '--scorer', 'checker', '--m', '2']);
     expect(code).toBe(0);
     expect(err).toMatch(/kept 6 of 12 rollouts \(6 lines\)/);
+    const kept = readFileSync(join(dir, 'out/kept.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { step: number; prompt: string });
+    expect(kept).toHaveLength(6);
+    expect(kept.every((r) => r.step === 1 && r.prompt.startsWith('system\n'))).toBe(true);
   });
 });
