@@ -27,6 +27,7 @@ const entries = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
+  { ...node, entryPoints: ['src/scoring/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },

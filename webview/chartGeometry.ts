@@ -13,9 +13,10 @@ export interface PlotSize {
   height: number;
 }
 
-/** One histogram bar. */
+/** One histogram bar: the keys `key`…`to` (one key unless the axis is binned). */
 export interface Bar {
   key: number;
+  to: number;
   count: number;
   x: number;
   y: number;
@@ -23,31 +24,49 @@ export interface Bar {
   height: number;
 }
 
-/** A histogram over integer keys with every key from `from` to `to` present (zeros included). */
+/** A histogram over integer keys from `from` to `to`, every key (or bin of keys) present, zeros included. */
 export interface Histogram {
   bars: Bar[];
   from: number;
   to: number;
+  /** Keys per bar: 1, or more when the range is wider than `MAX_BARS` keys. */
+  binWidth: number;
   maxCount: number;
 }
+
+/**
+ * Most bars a histogram draws. A wider key range is binned: a file whose longest rollout has ten
+ * million steps would otherwise draw ten million bars (1.7 GB in the webview).
+ */
+export const MAX_BARS = 60;
 
 /** Bars for counts by integer key (`"3"` → 12); keys that are not integers ≥ 0 are ignored. */
 export function histogram(counts: Readonly<Record<string, number>>, size: PlotSize, from = 0): Histogram {
   const entries = Object.entries(counts)
     .map(([key, count]) => [Number(key), count] as const)
-    .filter(([key, count]) => Number.isInteger(key) && key >= 0 && Number.isFinite(count) && count > 0);
+    .filter(([key, count]) => Number.isSafeInteger(key) && key >= from && Number.isFinite(count) && count > 0);
   const to = entries.reduce((max, [key]) => Math.max(max, key), from);
-  const maxCount = entries.reduce((max, [, count]) => Math.max(max, count), 0);
-  const slots = to - from + 1;
-  const slot = size.width / slots;
-  const byKey = new Map(entries);
-  const bars: Bar[] = [];
-  for (let key = from; key <= to; key++) {
-    const count = byKey.get(key) ?? 0;
+  const keys = to - from + 1;
+  const binWidth = Math.max(1, Math.ceil(keys / MAX_BARS));
+  const binCount = Math.ceil(keys / binWidth);
+  const binned = new Array<number>(binCount).fill(0);
+  for (const [key, count] of entries) binned[Math.floor((key - from) / binWidth)]! += count;
+  const maxCount = binned.reduce((max, count) => Math.max(max, count), 0);
+  // The x axis stays in keys, so zones and ticks are placed the same way binned or not.
+  const slot = size.width / keys;
+  const bars: Bar[] = binned.map((count, b) => {
+    const key = from + b * binWidth;
+    const width = (Math.min(to, key + binWidth - 1) - key + 1) * slot;
     const height = maxCount === 0 ? 0 : (count / maxCount) * size.height;
-    bars.push({ key, count, x: (key - from) * slot + slot * 0.1, y: size.height - height, width: slot * 0.8, height });
-  }
-  return { bars, from, to, maxCount };
+    return { key, to: Math.min(to, key + binWidth - 1), count, x: (key - from) * slot + width * 0.1, y: size.height - height, width: width * 0.8, height };
+  });
+  return { bars, from, to, binWidth, maxCount };
+}
+
+/** A bar's keys in words: `12`, or `1,000–1,999` for a bin. */
+export function barKeys(bar: Pick<Bar, 'key' | 'to'>): string {
+  const n = (k: number): string => k.toLocaleString('en-US');
+  return bar.key === bar.to ? n(bar.key) : `${n(bar.key)}–${n(bar.to)}`;
 }
 
 /** A key range [from, to] that draws the step-count penalty. */

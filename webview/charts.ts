@@ -4,7 +4,7 @@
  * shape has a `<title>` so its numbers can be read by hovering or with a screen reader.
  */
 import { h, svg, svgTitle } from './dom';
-import { calibrationPoints, histogram, integerTicks, type Zone } from './chartGeometry';
+import { barKeys, calibrationPoints, histogram, integerTicks, type Zone } from './chartGeometry';
 import type { CalibrationBin } from '../src/core/statistics';
 import { formatScore } from '../src/core/presentation/numbers';
 
@@ -39,12 +39,12 @@ export interface HistogramSpec {
   title: string;
   counts: Readonly<Record<string, number>>;
   xLabel: string;
-  /** What one bar counts, for its tooltip, e.g. `rollouts with H = {key}`. */
-  describe: (key: number, count: number) => string;
+  /** What one bar counts, for its tooltip, e.g. `rollouts with H = {keys}` (`keys`: `12`, or a bin `1,000–1,999`). */
+  describe: (keys: string, count: number) => string;
   zones?: (from: number, to: number) => Zone[];
 }
 
-/** A histogram over integer keys; empty keys are drawn as gaps. */
+/** A histogram over integer keys (binned when the range is wide); empty keys are drawn as gaps. */
 export function histogramChart(spec: HistogramSpec): HTMLElement {
   const size = { width: 360, height: 140 };
   const hist = histogram(spec.counts, size);
@@ -53,13 +53,14 @@ export function histogramChart(spec: HistogramSpec): HTMLElement {
     x: (z.from - hist.from) * slot, y: 0, width: (z.to - z.from + 1) * slot, height: size.height, class: 'zone',
   }, [svgTitle(`penalty zone: ${z.label}`)]));
   const zoneLabels = (spec.zones?.(hist.from, hist.to) ?? []).map((z) => text((z.from - hist.from) * slot + 2, 10, z.label, { class: 'zone-text' }));
-  const bars = hist.bars.filter((b) => b.count > 0).map((b) => svg('rect', { x: b.x, y: b.y, width: Math.max(1, b.width), height: b.height, class: 'bar' }, [svgTitle(spec.describe(b.key, b.count))]));
+  const bars = hist.bars.filter((b) => b.count > 0).map((b) => svg('rect', { x: b.x, y: b.y, width: Math.max(1, b.width), height: b.height, class: 'bar' }, [svgTitle(spec.describe(barKeys(b), b.count))]));
   const ticks = integerTicks(hist.from, hist.to, 8).map((t) => text((t - hist.from + 0.5) * slot, size.height + 14, String(t), { 'text-anchor': 'middle' }));
   const yTicks = [0, hist.maxCount].map((c) => text(-6, c === 0 ? size.height : 8, String(c), { 'text-anchor': 'end' }));
   const total = Object.values(spec.counts).reduce((a, b) => a + b, 0);
-  const label = `${spec.title}: ${hist.bars.filter((b) => b.count > 0).map((b) => `${b.key}: ${b.count}`).join(', ') || 'no data'}`;
+  const label = `${spec.title}: ${hist.bars.filter((b) => b.count > 0).map((b) => `${barKeys(b)}: ${b.count}`).join(', ') || 'no data'}`;
   const chart = frame(size.width, size.height, label, [...zones, ...bars, ...axes(size.width, size.height, { x: spec.xLabel, y: 'count' }), ...ticks, ...yTicks, ...zoneLabels]);
-  return h('figure', { className: 'chart-figure', children: [h('figcaption', { text: `${spec.title} (${total})` }), chart] });
+  const binned = hist.binWidth > 1 ? `; bars of ${hist.binWidth.toLocaleString('en-US')} values each` : '';
+  return h('figure', { className: 'chart-figure', children: [h('figcaption', { text: `${spec.title} (${total}${binned})` }), chart] });
 }
 
 /** Calibration: the mean step score of each bin against the share of correct rollouts in it. */

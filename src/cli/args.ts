@@ -12,7 +12,7 @@ export interface ParsedArgs {
   settings: ProfSettings;
   scorer: ScorerChoice;
   flags: Set<string>;
-  /** The last value of each option. */
+  /** The last value of each option (number options too, as written: `values.has('--threshold')` says it was given). */
   values: Map<string, string>;
   /** Every value of an option that may be given more than once (`--url`), in order. */
   lists: Map<string, string[]>;
@@ -27,10 +27,10 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
   '--threshold': 'threshold',
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
-const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--tokenizer']);
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--labels', '--critic', '--sample', '--timeout', '--tokenizer']);
 /** Options that may be repeated, each value kept. */
-const LIST_OPTIONS = new Set(['--url']);
-const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep', '--validation']);
+const LIST_OPTIONS = new Set(['--url', '--critic']);
+const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep', '--calibrate', '--yes', '--validation']);
 
 /** Parse argv (after the command name). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -45,8 +45,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (v === undefined) throw new UsageError(`${name} needs a value`);
       return v;
     };
-    if (name in NUMBER_OPTIONS) partial[NUMBER_OPTIONS[name]!] = toNumber(name, takeValue());
-    else if (name in CHOICE_OPTIONS) partial[CHOICE_OPTIONS[name]!] = takeValue();
+    // Own properties only: a file named `constructor` or `__proto__` is a file, not an option.
+    if (Object.hasOwn(NUMBER_OPTIONS, name)) {
+      const value = takeValue();
+      partial[NUMBER_OPTIONS[name]!] = toNumber(name, value);
+      out.values.set(name, value);
+    }
+    else if (Object.hasOwn(CHOICE_OPTIONS, name)) partial[CHOICE_OPTIONS[name]!] = takeValue();
     else if (name === '--field') addField(fields, takeValue());
     else if (VALUE_OPTIONS.has(name)) addValue(out, name === '--output' ? '-o' : name, takeValue());
     else if (FLAG_OPTIONS.has(name)) out.flags.add(name === '-h' ? '--help' : name);

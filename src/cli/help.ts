@@ -13,10 +13,21 @@ Usage:
       chat model judging the first wrong step (--scorer critic --url <base>).
   prof-lens grade <cases.jsonl>
       Answer equivalence: reads {"pred","gold"} lines, writes {"equal": bool} lines.
-  prof-lens eval <labelled files>... [--threshold X] [--sweep] [--model <dir> | --url <endpoint>]
+  prof-lens eval <labelled files>... [--labels FILE] [--threshold X] [--sweep] [--calibrate]
+                 [--model <dir> | --url <endpoint>]
       How well a step scorer finds the first wrong step (ProcessBench error-accuracy,
-      correct-accuracy and F1; one subset per file). Default scorer: the embedded checker;
-      --scorer critic --url <base> measures a chat model used as a critic.
+      correct-accuracy and F1; one subset per file), and how often its low-step flag is right.
+      Default scorer: the step scores the files carry, else the embedded checker; --scorer
+      critic --url <base> measures a chat model used as a critic. --labels: your own labels
+      (a <dump>.prof-labels.json sidecar or ProcessBench-shaped items), matched to the dump's
+      rollouts by content. --calibrate: store the F1-best threshold for this scorer (by what
+      the model is) in the cache folder, with the held-out F1 of a seeded split (--seed);
+      report, filter, eval and audit then use it unless --threshold is given.
+  prof-lens audit <dump> (--critic <url> | --labels FILE) [--sample N] [--seed N] [--yes] [--json]
+      The PROF paper's false-positive audit on your dump: the share of correct answers with a
+      flawed step (judged by a critic or your labels; 95% Wilson interval) and what PROF does
+      with them (bottom half by consistency; its decisions at the current --m). The critic is
+      asked only after you agree: on a terminal you are asked; elsewhere add --yes.
   prof-lens trend <run>... [--json | --csv] [--jobs N] [--validation] [options]
       Per training step of each run (a folder of step files as the trainer lays it out:
       verl's {global_step}.jsonl, TRL's completions/completions_{step}.parquet, NeMo-RL's
@@ -50,7 +61,8 @@ Options:
   --lambda X          penalty weight λ (default 10)
   --max-steps N       Hλ (default 30)
   --aggregate mean|min|sum   how step scores make one score (default mean)
-  --threshold X       a step below this is a low step (default 0.5)
+  --threshold X       a step below this is a low step (default: the calibrated one for the
+                      scorer, else 0.5)
   --scorer auto|file|checker|onnx|http|critic
                       auto (default): scores in the file, else the embedded checker (or the model);
                       critic: a chat model at --url (OpenAI-compatible /v1/chat/completions)
@@ -67,6 +79,7 @@ Options:
   --url URL           a server's base URL: vLLM /pooling (PRM), or /v1/chat/completions with --scorer
                       critic; repeat for several servers of one model (the least busy gets each request)
   --model-name NAME   the served model (default: the first /v1/models lists)
+  --timeout S         seconds one attempt of a request to a server may take (default 120)
   --max-tokens N      the critic's max_tokens per answer (default 4096)
                       API key: the PROF_LENS_API_KEY environment variable (never an option)
   --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)

@@ -7,6 +7,8 @@ export interface CliIo {
   cwd: string;
   /** Where `PROF_LENS_API_KEY` is read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Asks the user a question on the terminal and returns the answer; absent when stdin is not a terminal. */
+  ask?: (question: string) => Promise<string | null>;
 }
 
 /** Exit codes of DESIGN §8. */

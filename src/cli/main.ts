@@ -6,11 +6,16 @@ import { scoreCommand } from './commands/score';
 import { evalCommand } from './commands/evaluate';
 import { doctorCommand } from './commands/doctor';
 import { trendCommand } from './commands/trend';
+import { auditCommand } from './commands/audit';
+import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
+import { removeTemporaryFiles } from '../scoring/outputFiles';
 import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
+import { terminalText } from './terminalText';
+import { capText } from '../core/presentation/capText';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand };
+const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand, audit: auditCommand };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -19,25 +24,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return name ? 0 : EXIT_USAGE;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.stderr(`prof-lens: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see prof-lens --help)\n`);
+    io.stderr(terminalText(`prof-lens: unknown command "${capText(name)}" (commands: ${Object.keys(COMMANDS).join(', ')}; see prof-lens --help)\n`));
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(HELP);
     return 0;
   }
+  // Every message on stderr quotes only what a terminal shows as text (file names, keys and server
+  // answers may hold escape sequences); the progress line keeps its carriage return.
+  const safeIo: CliIo = { ...io, stderr: (t) => io.stderr(terminalText(t, { keepCarriageReturn: true })) };
   try {
-    return await command(rest, io);
+    return await command(rest, safeIo);
   } catch (error) {
-    io.stderr(`prof-lens ${name}: ${errorMessage(error)}\n`);
+    safeIo.stderr(`prof-lens ${name}: ${capText(errorMessage(error), MAX_ERROR_CHARS)}\n`);
     return EXIT_USAGE;
   } finally {
     // The CAS worker ends with the command, so the process can exit.
     await releaseSharedCas();
   }
 }
+
+/** Longest error message printed: it may quote input (a path, a server's words). */
+const MAX_ERROR_CHARS = 2000;
 
 /** Set to 1 to have errors printed with their stack trace (for a bug report). */
 const DEBUG_VARIABLE = 'PROF_LENS_DEBUG';
@@ -63,6 +74,7 @@ export function main(): void {
     stderr: (t) => process.stderr.write(t),
     isStderrTty: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
+    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
   };
   // `prof-lens … | head`: the reader left, which is not an error; stop quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -72,13 +84,30 @@ export function main(): void {
   // Whatever escapes a command (a stream's error event, a rejection nobody awaited) is a message too.
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
+  // Ctrl-C (or a kill) while an output is being written: its temporary file goes, the old output stays.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => {
+      removeTemporaryFiles();
+      process.exit(code);
+    });
+  }
   runCli(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });
 }
 
+/** One line typed on the terminal, the question on stderr (stdout may be a pipe). */
+async function askOnTerminal(question: string): Promise<string | null> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await lines.question(question);
+  } finally {
+    lines.close();
+  }
+}
+
 function fail(error: unknown): void {
-  process.stderr.write(`prof-lens: ${errorMessage(error)}\n`);
+  process.stderr.write(terminalText(`prof-lens: ${capText(errorMessage(error), MAX_ERROR_CHARS)}\n`));
   process.exit(EXIT_USAGE);
 }
 

@@ -2,19 +2,25 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../core/analysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { capText } from '../core/presentation/capText';
+import { strongestFirst } from '../core/flagStrength';
+import { recordLocation } from '../core/presentation/locationWords';
+import { thresholdText } from '../core/presentation/thresholdWords';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 
-/** Render the whole report. */
-export function renderReport(a: FileAnalysis, width = 100): string {
+/** Render the whole report; `threshold` says where the threshold came from (calibrated, given …). */
+export function renderReport(a: FileAnalysis, width = 100, threshold?: ThresholdSource): string {
   const r = a.report;
   const s = a.settings;
   const filter = s.remove !== null ? `remove=${s.remove}` : `m=${s.m}`;
   const lines = [
     `PROF report: ${a.fileName}`,
-    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate} threshold=${s.threshold}`,
+    `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate}`,
+    threshold ? thresholdText(threshold) : `threshold ${s.threshold}`,
     ...Object.entries(r.readAs ?? {}).map(([how, n]) => `${how}${Object.keys(r.readAs).length > 1 ? ` (${n} rollouts)` : ''}`),
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
@@ -27,7 +33,7 @@ export function renderReport(a: FileAnalysis, width = 100): string {
     ...Object.entries(r.byReason).map(([k, v]) => `  ${String(v).padStart(7)}  ${reasonLabel(k)}`),
     '',
     ...groupTable(a, width),
-    ...falsePositiveList(a.rollouts),
+    ...falsePositiveList(a),
   ];
   return lines.join('\n') + '\n';
 }
@@ -37,20 +43,28 @@ function ruleCounts(rules: Record<string, number | undefined>): string {
   return parts.length ? parts.join(' · ') : 'none';
 }
 
+/** Groups shown in the terminal; the rest are counted (`--json` and `filter --decisions` have them all). */
+const GROUPS_SHOWN = 40;
+
 /** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
 function groupTable(a: FileAnalysis, width: number): string[] {
-  const ids = groupIds(a.rollouts);
+  const ids = groupIds(eachRollout(a));
+  // Only the groups shown keep their rollouts (a dump's millions are walked once, not held).
   const byGroup = new Map<string, AnalysedRollout[]>();
-  for (const r of a.rollouts) (byGroup.get(r.group) ?? byGroup.set(r.group, []).get(r.group)!).push(r);
+  for (const r of eachRollout(a)) {
+    const members = byGroup.get(r.group);
+    if (members) members.push(r);
+    else if (byGroup.size < GROUPS_SHOWN + 1) byGroup.set(r.group, [r]);
+  }
   const rows = [
     'groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · T/t dropped by a tie (file order) · ? not ranked)',
     '  group      line     n  n+  n−  kept  strip      prompt',
   ];
-  const limit = 40;
+  const limit = GROUPS_SHOWN;
   let shown = 0;
   for (const [key, members] of byGroup) {
     if (shown++ === limit) {
-      rows.push(`  … ${byGroup.size - limit} more groups (use --json or filter --decisions for all)`);
+      rows.push(`  … ${ids.size - limit} more groups (use --json or filter --decisions for all)`);
       break;
     }
     const nPlus = members.filter((m) => m.outcome.kind === 'correct').length;
@@ -58,7 +72,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
     const kept = members.filter((m) => m.decision.kept).length;
     const strip = members.map(stripChar).join('');
     const prompt = (members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
-    const head = `  ${ids.get(key)!.padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
+    const head = `  ${capText(ids.get(key)!, 40).padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
     rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
   }
   return [...rows, ''];
@@ -72,13 +86,17 @@ function stripChar(r: AnalysedRollout): string {
   return correct ? 'D' : 'd';
 }
 
-function falsePositiveList(rollouts: readonly AnalysedRollout[]): string[] {
-  const suspected = rollouts.filter((r) => r.falsePositive.suspected);
+/** The suspected false positives, strongest evidence first (see core/flagStrength); only they are held. */
+function falsePositiveList(a: FileAnalysis): string[] {
+  const flagged: AnalysedRollout[] = [];
+  for (const r of eachRollout(a)) if (r.falsePositive.suspected) flagged.push(r);
+  const suspected = strongestFirst(flagged);
   if (suspected.length === 0) return ['no suspected false positives'];
-  const rows = [`suspected false positives (correct answers with distrusted steps), first ${Math.min(20, suspected.length)} of ${suspected.length}`];
+  const rows = [`suspected false positives (correct answers with distrusted steps), strongest ${Math.min(20, suspected.length)} of ${suspected.length}`];
   for (const r of suspected.slice(0, 20)) {
-    const where = r.index > 0 || r.format === 'grouped' ? `line ${r.line} response ${r.index}` : `line ${r.line}`;
-    rows.push(`  ${where.padEnd(22)} ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
+    const where = r.index > 0 || r.format === 'grouped' ? `${recordLocation(r)} response ${r.index}` : recordLocation(r);
+    const strength = `strength ${formatScore(r.falsePositive.strength?.value)}`;
+    rows.push(`  ${where.padEnd(22)} ${strength} · ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
   }
   return rows;
 }

@@ -7,6 +7,7 @@ import { describeEndpoint } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
 import type { ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
+import type { CachedScorer } from '../scoring/cache/cachedScorer';
 import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
 import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
@@ -71,6 +72,7 @@ export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
     cacheDir,
     ...(args.values.get('--model-name') ? { modelName: args.values.get('--model-name') } : {}),
     ...(number('--concurrency') ? { concurrency: number('--concurrency') } : {}),
+    ...(args.values.has('--timeout') ? { timeoutMs: timeoutMs(args.values.get('--timeout')!) } : {}),
     ...(apiKey ? { apiKey } : {}),
   };
   return args.scorer === 'critic' ? { kind: 'critic', ...served, ...(number('--max-tokens') ? { maxTokens: number('--max-tokens') } : {}) } : { kind: 'http', ...served };
@@ -86,12 +88,21 @@ export async function createModelScorer(args: ParsedArgs, io: CliIo): Promise<{ 
   return { scorer };
 }
 
-/** Each endpoint's state on stderr, when there are several or one of them failed. */
+/** Each endpoint's state on stderr, when there are several or one of them failed; and what went wrong with the score cache, once. */
 export function reportEndpoints(scorer: Scorer, io: CliIo): void {
+  const notice = (scorer as Partial<CachedScorer>).takeCacheNotice?.();
+  if (notice) io.stderr(`prof-lens: ${notice}\n`);
   const endpoints = scorer.endpointStatus?.() ?? [];
   if (endpoints.length > 1 || endpoints.some((e) => e.failures > 0 || e.state !== 'ready')) {
     for (const endpoint of endpoints) io.stderr(`  endpoint ${describeEndpoint(endpoint)}\n`);
   }
+}
+
+/** `--timeout S`: seconds one attempt of a request may take (a fraction allowed), as ms. */
+function timeoutMs(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(`--timeout expects seconds, more than 0 and at most 86400, got "${value}"`);
+  return Math.ceil(seconds * 1000);
 }
 
 function positiveInt(name: string, value: string): number {

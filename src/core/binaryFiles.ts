@@ -1,7 +1,8 @@
 /**
  * Files that hold rollouts in a binary form PROF Lens does not read as text: a PyTorch
  * `torch.save` file (slime saves its rollouts so), an Arrow file (a Hugging Face dataset's cache),
- * safetensors, or any file with NUL bytes where text should be. One message says what the file
+ * safetensors, or any file with NUL bytes where text should be (a JSON Lines file whose first line
+ * is whole and NULs come after it is text with a damaged part, read as lines). One message says what the file
  * is and how to turn it into JSON Lines; its bytes are never read as lines (which would make one
  * error per line of noise). Parquet is read (TRL's completions) and is not in this list.
  */
@@ -34,8 +35,21 @@ export function binaryKindOf(bytes: Uint8Array, fileName: string): BinaryKind | 
   if (name.endsWith('.safetensors') || isSafetensors(bytes)) return 'safetensors';
   if (startsWith(bytes, '\u0093NUMPY')) return 'numpy';
   if (/\.(pt|pth|ckpt)$/.test(name)) return 'torch';
-  for (let i = 0; i < Math.min(bytes.length, BINARY_SNIFF_BYTES); i++) if (bytes[i] === 0) return 'binary';
-  return null;
+  const nul = bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0);
+  return nul === -1 || opensWithJsonLine(bytes, nul) ? null : 'binary';
+}
+
+/**
+ * Whether the bytes before the first NUL hold a whole line that opens like JSON: JSON Lines with a
+ * damaged part (a crashed writer's NUL-filled tail), whose good lines are read and whose damaged
+ * lines are named — not a binary file.
+ */
+function opensWithJsonLine(bytes: Uint8Array, nul: number): boolean {
+  const lineEnd = bytes.subarray(0, nul).indexOf(0x0a);
+  if (lineEnd === -1) return false;
+  let at = startsWith(bytes, '\u00ef\u00bb\u00bf') ? 3 : 0;
+  while (at < lineEnd && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0d)) at++;
+  return bytes[at] === 0x7b || bytes[at] === 0x5b;
 }
 
 /** What the file is and how to make JSON Lines of it, in one message. */

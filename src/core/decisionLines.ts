@@ -38,7 +38,7 @@ export interface DecisionSource {
  * Readable group ids: the file's uid/group id when it has one, else `g<n>` in order of first
  * appearance. Only explicit group keys qualify: a per-record id is never a group.
  */
-export function groupIds(rollouts: readonly Pick<DecisionSource, 'group'>[]): Map<string, string> {
+export function groupIds(rollouts: Iterable<Pick<DecisionSource, 'group'>>): Map<string, string> {
   const ids = new Map<string, string>();
   for (const r of rollouts) {
     if (ids.has(r.group)) continue;

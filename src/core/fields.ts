@@ -20,11 +20,11 @@ export function parsePath(path: string): (string | number)[] {
   return parts;
 }
 
-/** The value at `path`, or undefined. */
+/** The value at `path`, or undefined; own members only (`constructor` is no field of a record). */
 export function getPath(value: unknown, path: readonly (string | number)[]): unknown {
   let v: unknown = value;
   for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, key)) return undefined;
     v = (v as Record<string | number, unknown>)[key];
   }
   return v;
@@ -55,19 +55,53 @@ export function asNumber(value: unknown): number | null {
 
 /** An array of step scores (numbers, numeric strings, null); null when it is not one. */
 export function asScores(value: unknown): (number | null)[] | null {
-  if (!Array.isArray(value)) return null;
+  const read = readScores(value, 'step scores');
+  return read.problem === undefined ? read.scores : null;
+}
+
+/** Step scores as a record holds them, or what is wrong with them. */
+export interface ScoresRead {
+  /** The scores; null when the record has none (or they cannot be used: see `problem`). */
+  scores: (number | null)[] | null;
+  /** Why the scores the record holds cannot be used, naming the entry: `step_scores[1] is true …`. */
+  problem?: string;
+}
+
+const NO_SCORES: ScoresRead = Object.freeze({ scores: null });
+
+/**
+ * Step scores the record holds under `name`: each a number in [0, 1] (also written as a string),
+ * or null for a step not scored. Anything else (`true`, `1e309` read as Infinity, `"1e999"`, 2.5)
+ * is a problem named with its entry, so the rollout is reported rather than silently scored by
+ * another scorer, and no aggregate becomes infinite.
+ */
+export function readScores(value: unknown, name: string): ScoresRead {
+  // Not a list: not step scores at all (`values` is a common name), as before.
+  if (!Array.isArray(value)) return NO_SCORES;
   // The usual case, plain numbers and nulls, is used as parsed: no copy per rollout.
-  if (value.every((v) => v === null || (typeof v === 'number' && Number.isFinite(v)))) return value as (number | null)[];
-  const out: (number | null)[] = [];
-  for (const v of value) {
-    if (v === null) out.push(null);
-    else {
-      const n = asNumber(v);
-      if (n === null) return null;
-      out.push(n);
+  let isPlain = true;
+  for (let i = 0; i < value.length; i++) {
+    const v: unknown = value[i];
+    if (v === null || (typeof v === 'number' && v >= 0 && v <= 1)) continue;
+    isPlain = false;
+    if (typeof v === 'number' || typeof v !== 'string' || !isUnitScore(asNumber(v))) {
+      return { scores: null, problem: `${name}[${i}] is ${describeValue(v)}, not a number in [0, 1] or null` };
     }
   }
-  return out;
+  if (isPlain) return { scores: value as (number | null)[] };
+  return { scores: value.map((v: unknown) => (v === null ? null : (asNumber(v) as number))) };
+}
+
+function isUnitScore(n: number | null): boolean {
+  return n !== null && n >= 0 && n <= 1;
+}
+
+/** A value as a message quotes it: short, and never the whole of a long one. */
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length.toLocaleString('en-US')} characters` : JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null) return 'null';
+  return Array.isArray(v) ? `a list of ${v.length.toLocaleString('en-US')}` : `an ${typeof v}`;
 }
 
 const TRUE_WORDS = new Set(['true', 'correct', 'yes', 'right']);

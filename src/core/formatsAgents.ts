@@ -8,7 +8,9 @@
  */
 import type { SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formats';
-import { asText, outcomeFromValue, type Json } from './fields';
+import { asText, outcomeFromValue, readScores, type Json } from './fields';
+import { idText, scoreFields } from './formatsGeneric';
+import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { promptGroup, trainerDraft } from './trainerDraft';
 import { questionOf } from './rolloutText';
 import { readMessages, type PromptTurn } from './transcript/prompt';
@@ -64,6 +66,7 @@ export function adaptNemoRl(record: SourceRecord): AdaptResult | null {
       ...responseOf(parts.slice(promptEnd)),
       fileOutcome: outcomeFromValue(reward),
       outcomeField: 'rewards',
+      ...stepScoreFields(value),
       promptReading: read.reading,
       rewards: [{ name: 'reward', value: typeof reward === 'number' || typeof reward === 'boolean' ? reward : null }],
     })],
@@ -103,15 +106,22 @@ function validationParts(messages: readonly unknown[]): Part[] | null {
 export function adaptPrimeRl(record: SourceRecord): AdaptResult | null {
   const episode = record.value as Json;
   const traces = episode.traces as unknown[];
-  const groupId = asText((episode.group as Json | undefined)?.id);
+  // A 64-bit group id is read as written (as a double, distinct ids would merge).
+  const groupId = idText((episode.group as Json | undefined)?.id, record.raw, ['group', 'id']);
+  // Step scores `prof-lens score` wrote: one list per trace, under the first name it uses.
+  const scoresKey = STEP_SCORE_KEYS.find((k) => Array.isArray(episode[k]));
+  const scores = scoresKey ? (episode[scoresKey] as unknown[]) : null;
   const drafts: RolloutDraft[] = [];
   traces.forEach((t, index) => {
     const trace = t as Json;
     if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.nodes)) return;
-    drafts.push(primeTrace(trace, index, { episode, groupId, line: record.line }));
+    const draft = primeTrace(trace, index, { episode, groupId, line: record.line });
+    if (scores) Object.assign(draft, scoreFields(readScores(scores[index], `${scoresKey}[${index}]`)));
+    drafts.push(draft);
   });
   if (drafts.length === 0 && traces.length > 0) return null;
-  return { drafts, diagnostics: [] };
+  // Each trace is one rollout: filter keeps an episode's kept traces (and their scores) and nothing else changes.
+  return { drafts, diagnostics: [], perResponse: { responses: ['traces'], ...(scores ? { stepScores: [scoresKey!] } : {}) } };
 }
 
 function primeTrace(trace: Json, index: number, at: { episode: Json; groupId: string | null; line: number }): RolloutDraft {

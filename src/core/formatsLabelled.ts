@@ -6,12 +6,13 @@ import type { SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formats';
 import { asNumber, asText, type Json } from './fields';
 import { KI_TAG } from './steps';
+import { stepScoreFields } from './stepScoreFields';
 
 /** Try each labelled format; null when the record is none of them. */
 export function adaptLabelled(record: SourceRecord): AdaptResult | null {
   const v = record.value as Json;
-  if (isObject(v.question) && isObject(v.label) && Array.isArray((v.label as Json).steps)) return ok(adaptPrm800k(v));
-  if (typeof v.problem === 'string' && Array.isArray(v.steps) && v.label !== undefined && 'final_answer_correct' in v) return ok(adaptProcessBench(v));
+  if (isObject(v.question) && isObject(v.label) && Array.isArray((v.label as Json).steps)) return checked(record, () => adaptPrm800k(v));
+  if (typeof v.problem === 'string' && Array.isArray(v.steps) && v.label !== undefined && 'final_answer_correct' in v) return checked(record, () => adaptProcessBench(v));
   if (typeof v.input === 'string' && typeof v.label === 'string' && v.input.includes(KI_TAG)) return ok(adaptMathShepherd(v));
   if (typeof v.question !== 'string') return null;
   // Only records with a question string can hold keyed solutions: the key scan is not paid per rollout line.
@@ -21,6 +22,47 @@ export function adaptLabelled(record: SourceRecord): AdaptResult | null {
 
 function ok(draft: RolloutDraft): AdaptResult {
   return { drafts: [draft], diagnostics: [] };
+}
+
+/** A step the record holds that is no text: a value nested too deep to be written out as one. */
+class StepShapeError extends Error {}
+
+/** The adapted record, or a diagnostic for a record whose steps cannot be read as texts. */
+function checked(record: SourceRecord, adapt: () => RolloutDraft): AdaptResult {
+  try {
+    return ok(adapt());
+  } catch (error) {
+    if (!(error instanceof StepShapeError)) throw error;
+    return { drafts: [], diagnostics: [{ line: record.line, severity: 'error', code: 'bad-steps', message: `line ${record.line}: ${error.message}` }] };
+  }
+}
+
+/** Deepest nesting a step that is not a string may have. */
+const MAX_STEP_DEPTH = 32;
+
+/**
+ * A step as text: a string as it is, anything else printed (`String()`) when it is shallow.
+ * `String()` of a 200,000-deep array overflowed the stack and took the whole file's analysis
+ * with it; such a step makes its record unreadable instead.
+ */
+function stepText(step: unknown, index: number): string {
+  if (typeof step === 'string') return step;
+  if (step === null || step === undefined) return '';
+  if (typeof step !== 'object') return String(step);
+  if (isDeeperThan(step, MAX_STEP_DEPTH)) throw new StepShapeError(`step ${index + 1} is not a text but a value nested more than ${MAX_STEP_DEPTH} deep`);
+  return String(step);
+}
+
+/** Whether `value` nests deeper than `limit`, walked without recursion. */
+function isDeeperThan(value: object, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function isObject(v: unknown): v is Json {
@@ -47,7 +89,7 @@ function adaptPrm800k(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold,
     fileOutcome: { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -58,7 +100,7 @@ function adaptPrm800k(v: Json): RolloutDraft {
 
 /** Phase 2: the model's whole pre-generated solution; the labeller rated its steps (completion 0) up to the first error. */
 function pregenerated(pre: unknown[], rated: Json[]): { steps: string[]; labels: (number | null)[] } {
-  const steps = pre.map((s) => (typeof s === 'string' ? s : String(s)));
+  const steps = pre.map(stepText);
   const labels = steps.map((_, i) => {
     const completions = rated[i]?.completions;
     return Array.isArray(completions) && completions[0] ? asNumber((completions[0] as Json).rating) : null;
@@ -97,7 +139,7 @@ function followedCompletion(step: Json): { text: string; rating: number | null; 
  * Its `id` names one item, not a group: the solutions to the same `problem` are the group.
  */
 function adaptProcessBench(v: Json): RolloutDraft {
-  const steps = (v.steps as unknown[]).map((s) => (typeof s === 'string' ? s : String(s)));
+  const steps = (v.steps as unknown[]).map(stepText);
   const label = asNumber(v.label);
   const correct = v.final_answer_correct;
   const prompt = v.problem as string;
@@ -111,7 +153,7 @@ function adaptProcessBench(v: Json): RolloutDraft {
     response: steps.join('\n\n'),
     gold: null,
     fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: steps,
     responsePath: null,
     responseShift: 0,
@@ -142,7 +184,7 @@ function adaptMathShepherd(v: Json): RolloutDraft {
     response: input.slice(shift),
     gold: null,
     fileOutcome: last === undefined ? { kind: 'unknown', source: 'none' } : { kind: last === 1 ? 'correct' : 'incorrect', source: 'file', value: last },
-    fileStepScores: null,
+    ...stepScoreFields(v),
     explicitSteps: null,
     responsePath: ['input'],
     responseShift: shift,
@@ -175,7 +217,7 @@ function adaptKeyedSolutions(v: Json, solvers: string[]): RolloutDraft[] {
       response: solution,
       gold,
       fileOutcome: typeof correct === 'boolean' ? { kind: correct ? 'correct' : 'incorrect', source: 'file', value: correct } : { kind: 'unknown', source: 'none' },
-      fileStepScores: null,
+      ...stepScoreFields(s),
       // These solutions put one step per line.
       explicitSteps: solution.split('\n').map((l) => l.trim()).filter((l) => l.length > 0),
       responsePath: [key, 'solution'],

@@ -11,6 +11,7 @@ import { adaptNemoRl, adaptPrimeRl } from './formatsAgents';
 import { rewardFieldsOf, rewardValue } from './rewardFields';
 import { readRolloutTexts } from './rolloutText';
 import { promptGroup, trainerDraft } from './trainerDraft';
+import { stepScoreFields } from './stepScoreFields';
 
 /** Turns token ids back into text with the tokenizer of the model that wrote them. */
 export interface TokenDecoder {
@@ -90,6 +91,8 @@ function adaptTrl(row: Json): RolloutDraft {
     gold,
     fileOutcome: outcomeColumn ? outcomeFromValue(row[outcomeColumn]) : { kind: 'unknown', source: 'none' },
     responsePath: ['completion'],
+    // Scores `prof-lens score` wrote into an exported row are read back like any record's.
+    ...stepScoreFields(row),
     promptReading: texts.promptReading,
     ...(outcomeColumn ? { outcomeField: outcomeColumn } : {}),
     rewards: [...columns, 'advantage'].map((name) => ({ name, value: rewardValue(row[name]) ?? null })),
@@ -137,8 +140,9 @@ function adaptOpenInstruct(record: SourceRecord, context: AdaptContext): AdaptRe
       gold: asText(value.ground_truth),
       fileOutcome: typeof reward === 'number' ? outcomeFromValue(reward > 0 ? 1 : 0) : { kind: 'unknown', source: 'none' },
       outcomeField: 'reward > 0',
+      ...stepScoreFields(value),
       promptReading: texts.promptReading,
-        rewards: rewardFieldsOf(value),
+      rewards: rewardFieldsOf(value),
     })],
     diagnostics: [],
   };
@@ -181,6 +185,7 @@ function adaptSlime(value: Json, line: number): RolloutDraft {
     fileOutcome: outcomeFromValue(reward),
     outcomeField: 'reward',
     responsePath: ['response'],
+    ...stepScoreFields(value),
     promptReading: texts.promptReading,
     rewards: rewardFieldsOf(value),
   });

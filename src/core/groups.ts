@@ -5,7 +5,8 @@
 import type { Decision } from './model';
 import type { FalsePositiveRule, ProfSettings } from './settings';
 import { decideGroup, stableSort, TIE_TOLERANCE, type RankInput } from './prof';
-import { isLowScore } from './presentation/stepFacts';
+import { isLowScore, weakestStepOf } from './presentation/stepFacts';
+import { flagStrength, type FlagStrength } from './flagStrength';
 
 /** One rollout as the group stage sees it. */
 export interface GroupMember extends RankInput {
@@ -16,6 +17,8 @@ export interface GroupMember extends RankInput {
 export interface FalsePositiveEvidence {
   /** The first step scoring below the threshold (0-based) and its score. */
   lowStep: { step: number; score: number } | null;
+  /** The lowest-scoring step (the first of equals) when a step is below the threshold: what the evidence names. */
+  weakestStep: { step: number; score: number } | null;
   /**
    * How far below its peers it sits: for `bottom-half`, its aggregate step score against the lowest
    * of the upper half of its correct group; for `prof-dropped`, its consistency against the
@@ -30,10 +33,12 @@ export interface FalsePositive {
   rules: FalsePositiveRule[];
   /** Present whenever a rule fired: every flag names its evidence. */
   evidence: FalsePositiveEvidence | null;
+  /** How strongly the evidence of the selected rules speaks; null when not suspected. */
+  strength: FlagStrength | null;
 }
 
 /** Not suspected, no rule fired: one shared value. */
-export const NOT_SUSPECTED: FalsePositive = Object.freeze({ suspected: false, rules: Object.freeze([]) as unknown as FalsePositiveRule[], evidence: null });
+export const NOT_SUSPECTED: FalsePositive = Object.freeze({ suspected: false, rules: Object.freeze([]) as unknown as FalsePositiveRule[], evidence: null, strength: null });
 
 export interface GroupOutcome {
   decisions: Decision[];
@@ -105,18 +110,23 @@ function falsePositiveOf(m: RankInput, d: Decision, upperFloor: number | null, k
   const rules: FalsePositiveRule[] = [];
   const low = firstLowStep(m.scores, settings.threshold);
   const lowStep = low === null ? null : { step: low, score: m.scores![low] as number };
+  const weakestStep = low === null ? null : weakestStepOf(m.scores);
   let gap: FalsePositiveEvidence['gap'] = null;
+  let keptGap: FalsePositiveEvidence['gap'] = null;
   if (d.reason === 'dropped-low-consistency' && keptFloor !== null && d.consistency! < keptFloor - TIE_TOLERANCE) {
     rules.push('prof-dropped');
-    gap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
+    gap = keptGap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
   }
   if (lowStep) rules.push('weak-step');
+  let upperGap: FalsePositiveEvidence['gap'] = null;
   if (upperFloor !== null && d.score! < upperFloor - TIE_TOLERANCE) {
     rules.push('bottom-half');
-    gap = { measure: 'score', value: d.score!, reference: upperFloor };
+    gap = upperGap = { measure: 'score', value: d.score!, reference: upperFloor };
   }
   if (rules.length === 0) return NOT_SUSPECTED;
-  return { suspected: rules.some((r) => settings.falsePositiveRules.includes(r)), rules, evidence: { lowStep, gap } };
+  const suspected = rules.some((r) => settings.falsePositiveRules.includes(r));
+  const strength = suspected ? flagStrength({ weakestStep, upperGap, keptGap }, settings) : null;
+  return { suspected, rules, evidence: { lowStep, weakestStep, gap }, strength };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Diagnostic, SourceRecord } from './model';
 import { parseLenient } from './lenientJson';
 import { stringEnd } from './rawJson';
 import { countLineBreaks } from './lineBreaks';
+import { recordLocation } from './presentation/locationWords';
 
 interface Span {
   start: number;
@@ -23,18 +24,19 @@ export function scanJsonArray(text: string): { records: SourceRecord[]; diagnost
   const records: SourceRecord[] = [];
   const diagnostics: Diagnostic[] = [];
   const lineOf = lineCounter(text);
-  for (const span of spans.elements) {
+  spans.elements.forEach((span, item) => {
     const raw = text.slice(span.start, span.end);
     const line = lineOf(span.start);
+    const where = recordLocation({ line, item });
     const parsed = parseLenient(raw);
     if (!parsed.ok) {
-      diagnostics.push({ line, severity: 'error', code: 'bad-json', message: `line ${line}: array element is not valid JSON: ${parsed.message}` });
+      diagnostics.push({ line, severity: 'error', code: 'bad-json', message: `${where}: array element is not valid JSON: ${parsed.message}` });
     } else if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-      diagnostics.push({ line, severity: 'error', code: 'not-object', message: `line ${line}: expected each array element to be a JSON object` });
+      diagnostics.push({ line, severity: 'error', code: 'not-object', message: `${where}: expected each array element to be a JSON object` });
     } else {
-      records.push({ line, raw, value: parsed.value });
+      records.push({ line, raw, value: parsed.value, item });
     }
-  }
+  });
   if (!spans.closed) {
     const line = lineOf(text.length);
     diagnostics.push({ line, severity: 'error', code: 'truncated', message: `line ${line}: the JSON array is not closed (the file may have been cut off)` });

@@ -25,6 +25,8 @@ export interface SourceRecord {
   raw: string;
   /** The parsed value. */
   value: unknown;
+  /** 0-based index of the element when the file is one JSON array (messages name it: many arrays sit on one line). */
+  item?: number;
 }
 
 export type OutcomeKind = 'correct' | 'incorrect' | 'unknown' | 'non-binary';
@@ -65,6 +67,8 @@ export interface Rollout {
   line: number;
   /** 0-based response index within the record (0 for flat formats). */
   index: number;
+  /** 0-based index of the record in a JSON array file (absent for JSONL). */
+  item?: number | undefined;
   /** The format adapter that produced it. */
   format: FormatId;
   /** Group key (uid / group id / prompt [+ gold]). */
@@ -76,6 +80,11 @@ export interface Rollout {
   fileOutcome: Outcome;
   /** Step scores given in the record, when there are any. */
   fileStepScores: (number | null)[] | null;
+  /**
+   * Why the step scores the record holds cannot be used (an entry that is not a number in [0, 1]
+   * or null), naming the entry; the rollout is then not scored, and a diagnostic says so.
+   */
+  fileScoresProblem?: string;
   /** Steps given explicitly by the record (ProcessBench `steps`, PRM800K completions). */
   explicitSteps: string[] | null;
   /** The answer an evaluation harness extracted and stored beside the response (`pred`), if any. */

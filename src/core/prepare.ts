@@ -9,6 +9,7 @@ import type { AdaptContext } from './formatsTrainers';
 import { countSteps, splitAssistantSteps, splitSteps } from './steps';
 import { responseTurnsOf } from './rolloutText';
 import { rawStepSpans } from './analysis';
+import { recordLocation } from './presentation/locationWords';
 
 export interface PreparedRollout {
   rollout: Rollout;
@@ -53,12 +54,21 @@ export function prepareRecord(record: SourceRecord, options: PrepareOptions): { 
  * gave no rollout and an error (an unreadable record).
  */
 export function prepareRecordInto(record: SourceRecord, options: PrepareOptions, rollouts: PreparedRollout[], diagnostics: Diagnostic[]): boolean {
-  const adapted = adaptRecord(record, options.settings.fields, options.context);
-  for (const d of adapted.diagnostics) diagnostics.push(d);
-  const firstId = options.firstId + rollouts.length;
-  const drafts = adapted.drafts;
-  for (let k = 0; k < drafts.length; k++) rollouts.push(prepareDraft(record, drafts[k] as Rollout, firstId + k, options, diagnostics));
-  return drafts.length === 0 && adapted.diagnostics.some((d) => d.severity === 'error');
+  // One record's failure is its own: the record becomes a diagnostic and the file goes on.
+  const had = { rollouts: rollouts.length, diagnostics: diagnostics.length };
+  try {
+    const adapted = adaptRecord(record, options.settings.fields, options.context);
+    for (const d of adapted.diagnostics) diagnostics.push(d);
+    const firstId = options.firstId + rollouts.length;
+    const drafts = adapted.drafts;
+    for (let k = 0; k < drafts.length; k++) rollouts.push(prepareDraft(record, drafts[k] as Rollout, firstId + k, options, diagnostics));
+    return drafts.length === 0 && adapted.diagnostics.some((d) => d.severity === 'error');
+  } catch (error) {
+    rollouts.length = had.rollouts;
+    diagnostics.length = had.diagnostics;
+    diagnostics.push({ line: record.line, severity: 'error', code: 'unreadable-record', message: `line ${record.line}: the record could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    return true;
+  }
 }
 
 function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options: PrepareOptions, diagnostics: Diagnostic[]): PreparedRollout {
@@ -66,7 +76,9 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   const rollout: Rollout = draft;
   rollout.id = id;
   rollout.line = record.line;
+  rollout.item = record.item;
   const rule = rollout.format === 'math-shepherd' && options.settings.split === 'double-newline' ? 'ki' : options.settings.split;
+  if (rollout.fileScoresProblem !== undefined) diagnostics.push(badScores(rollout, rollout.fileScoresProblem));
   if (options.countOnly?.(rollout)) {
     if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
     const turns = rollout.explicitSteps ? null : responseTurnsOf(rollout);
@@ -83,6 +95,17 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   return { rollout, steps, stepCount: steps.length, rawSteps };
 }
 
+/** Step scores the file holds that cannot be used: the rollout is not scored (by anything else either), and says why. */
+function badScores(rollout: Rollout, problem: string): Diagnostic {
+  const which = rollout.index > 0 || rollout.format === 'grouped' ? ` (response ${rollout.index})` : '';
+  return {
+    line: rollout.line,
+    severity: 'warning',
+    code: 'bad-step-scores',
+    message: `line ${rollout.line}${which}: ${problem}; the rollout is not scored`,
+  };
+}
+
 /** When the file's scores cover a different number of steps than the split finds, say so: H follows the scores. */
 function stepCountMismatch(rollout: Rollout, split: number): Diagnostic | null {
   const scores = rollout.fileStepScores;
@@ -92,6 +115,6 @@ function stepCountMismatch(rollout: Rollout, split: number): Diagnostic | null {
     line: rollout.line,
     severity: 'info',
     code: 'step-count-mismatch',
-    message: `line ${rollout.line}${which}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
+    message: `${recordLocation(rollout)}${which}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
   };
 }

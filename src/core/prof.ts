@@ -139,30 +139,31 @@ const RANK_REMOVALS: ReadonlySet<ReasonCode> = new Set(['dropped-low-consistency
 /**
  * A removed rollout whose consistency equals that of a kept rollout of its class was removed by
  * file order, not by its scores: its reason becomes `dropped-tie` (the kept/dropped bits stay).
- * `list` is sorted most trusted first, so equal consistencies sit next to each other.
+ * `list` is sorted most trusted first, so the rollouts within `TIE_TOLERANCE` of one sit in one
+ * run around it. That run is followed with two pointers and a running count of kept rollouts,
+ * so a group of a million tied rollouts is marked in one pass (asking each removed rollout's
+ * neighbours in turn made that quadratic: 200,000 ties took minutes).
  */
 function markTies(list: readonly Ranked[], removed: Removals): void {
-  for (let i = 0; i < list.length; i++) {
+  const n = list.length;
+  // keptBefore[k]: kept rollouts among list[0..k), read before any reason below is rewritten
+  // (a tie's removal stays a removal, so the counts hold throughout).
+  const keptBefore = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) keptBefore[k + 1] = (keptBefore[k] as number) + (removed[(list[k] as Ranked).at] === undefined ? 1 : 0);
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < n; i++) {
     const r = list[i] as Ranked;
     const reason = removed[r.at];
     if (reason === undefined || !RANK_REMOVALS.has(reason)) continue;
-    if (hasKeptTwin(list, i, removed)) removed[r.at] = 'dropped-tie';
+    const value = r.consistency;
+    // The run of rollouts within the tolerance of `value`: [lo, hi). Both ends only move forward,
+    // since the values only go down.
+    while (lo < i && (list[lo] as Ranked).consistency - value > TIE_TOLERANCE) lo++;
+    if (hi <= i) hi = i + 1;
+    while (hi < n && value - (list[hi] as Ranked).consistency <= TIE_TOLERANCE) hi++;
+    if ((keptBefore[hi] as number) - (keptBefore[lo] as number) > 0) removed[r.at] = 'dropped-tie';
   }
-}
-
-function hasKeptTwin(list: readonly Ranked[], at: number, removed: Removals): boolean {
-  const value = (list[at] as Ranked).consistency;
-  for (let j = at - 1; j >= 0; j--) {
-    const other = list[j] as Ranked;
-    if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
-    if (removed[other.at] === undefined) return true;
-  }
-  for (let j = at + 1; j < list.length; j++) {
-    const other = list[j] as Ranked;
-    if (Math.abs(other.consistency - value) > TIE_TOLERANCE) break;
-    if (removed[other.at] === undefined) return true;
-  }
-  return false;
 }
 
 function notRankedReason(m: RankInput): ReasonCode | null {

@@ -1,28 +1,33 @@
 /**
- * Writing a grouped line with only some of its responses, byte for byte otherwise: every
- * top-level array parallel to the responses (scores, step scores, predictions…) keeps the same
- * elements, and keyed solutions not kept are left out. Nothing is re-serialised, so numbers,
- * escapes and key order stay exactly as the user wrote them.
+ * Writing a grouped line with only some of its responses, byte for byte otherwise: the arrays the
+ * analysis read one entry per response (the responses, and the scores, step scores and
+ * predictions beside them) keep the same elements, every other byte stays (another array of the
+ * same length, an MCQ's `choices`, is not one of them), and keyed solutions not kept are left out.
+ * Each array is found where `JSON.parse` found it: under the last of duplicate keys. Nothing is
+ * re-serialised, so numbers, escapes and key order stay exactly as the user wrote them.
  */
-import { arrayElements, objectMembers } from './rawJson';
+import { arrayElements, locateValue, objectMembers, type JsonPath } from './rawJson';
 
-/**
- * Keep responses `kept` (indices) of a grouped line. `responsesKey` names the responses array, or,
- * for keyed solutions, `keyedMembers` lists the member keys in response order.
- */
-export function keepResponses(raw: string, kept: ReadonlySet<number>, layout: { responsesKey?: string; keyedMembers?: readonly string[] }): string {
-  const members = objectMembers(raw);
-  if (layout.keyedMembers) return dropMembers(raw, members, new Set(layout.keyedMembers.filter((_, i) => !kept.has(i))));
-  const responses = members.find((m) => m.key === layout.responsesKey);
-  if (!responses) return raw;
-  const n = arrayElements(raw, responses.valueStart).length;
+/** How a line's responses are laid out: arrays indexed by response, or one member per response. */
+export type ResponseLayout = { arrays: readonly JsonPath[] } | { keyedMembers: readonly string[] };
+
+/** Keep responses `kept` (indices) of a grouped line. */
+export function keepResponses(raw: string, kept: ReadonlySet<number>, layout: ResponseLayout): string {
+  if ('keyedMembers' in layout) return dropMembers(raw, objectMembers(raw), new Set(layout.keyedMembers.filter((_, i) => !kept.has(i))));
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const path of layout.arrays) {
+    const at = locateValue(raw, path);
+    if (!at || raw.charCodeAt(at.start) !== 91 || edits.some((e) => e.start === at.start)) continue;
+    edits.push({ start: at.start, end: at.end, text: rebuildArray(raw, arrayElements(raw, at.start), kept) });
+  }
+  edits.sort((a, b) => a.start - b.start);
   let out = '';
   let last = 0;
-  for (const m of members) {
-    const elements = raw.charCodeAt(m.valueStart) === 91 ? arrayElements(raw, m.valueStart) : null;
-    if (!elements || elements.length !== n) continue;
-    out += raw.slice(last, m.valueStart) + rebuildArray(raw, elements, kept);
-    last = m.valueEnd;
+  for (const edit of edits) {
+    // Nested arrays cannot both be per response; the outer one wins.
+    if (edit.start < last) continue;
+    out += raw.slice(last, edit.start) + edit.text;
+    last = edit.end;
   }
   return out + raw.slice(last);
 }
@@ -31,7 +36,9 @@ function rebuildArray(raw: string, elements: { start: number; end: number }[], k
   const first = elements[0];
   const second = elements[1];
   const separator = first && second ? raw.slice(first.end, second.start) : ', ';
-  return '[' + elements.filter((_, i) => kept.has(i)).map((e) => raw.slice(e.start, e.end)).join(separator) + ']';
+  const parts: string[] = [];
+  for (let i = 0; i < elements.length; i++) if (kept.has(i)) parts.push(raw.slice(elements[i]!.start, elements[i]!.end));
+  return '[' + parts.join(separator) + ']';
 }
 
 function dropMembers(raw: string, members: ReturnType<typeof objectMembers>, drop: ReadonlySet<string>): string {

@@ -10,32 +10,54 @@ export type JsonPath = readonly (string | number)[];
 
 /** Locate the string literal at `path` in `raw`; null when it is not there or not a string. */
 export function locateString(raw: string, path: JsonPath): RawLocation | null {
-  let pos = skipSpace(raw, 0);
-  for (const key of path) {
-    const next = typeof key === 'number' ? enterArray(raw, pos, key) : enterObject(raw, pos, key);
-    if (next === -1) return null;
-    pos = next;
-  }
-  if (raw.charCodeAt(pos) !== 34) return null;
+  const pos = valueAt(raw, path);
+  if (pos === -1 || raw.charCodeAt(pos) !== 34) return null;
   return { start: pos + 1, end: stringEnd(raw, pos) };
 }
 
-/** Offset of the value stored under `key` in the object starting at `pos`, or -1. */
+/** The raw text of the value at `path` (a number exactly as written, say); null when it is not there. */
+export function rawValueText(raw: string, path: JsonPath): string | null {
+  const pos = valueAt(raw, path);
+  return pos === -1 ? null : raw.slice(pos, valueEnd(raw, pos));
+}
+
+/** [start, end) of the value at `path`; null when it is not there. */
+export function locateValue(raw: string, path: JsonPath): { start: number; end: number } | null {
+  const pos = valueAt(raw, path);
+  return pos === -1 ? null : { start: pos, end: valueEnd(raw, pos) };
+}
+
+/** Offset of the value at `path`, or -1. */
+function valueAt(raw: string, path: JsonPath): number {
+  let pos = skipSpace(raw, 0);
+  for (const key of path) {
+    pos = typeof key === 'number' ? enterArray(raw, pos, key) : enterObject(raw, pos, key);
+    if (pos === -1) return -1;
+  }
+  return pos;
+}
+
+/**
+ * Offset of the value stored under `key` in the object starting at `pos`, or -1. When the key is
+ * there more than once, the last one, as `JSON.parse` reads it: what was analysed is what is
+ * decorated and edited, never a decoy written before it.
+ */
 function enterObject(raw: string, pos: number, key: string): number {
   if (raw.charCodeAt(pos) !== 123) return -1;
+  let found = -1;
   let i = skipSpace(raw, pos + 1);
   while (i < raw.length && raw.charCodeAt(i) === 34) {
     const keyEnd = stringEnd(raw, i);
     const name = decodeKey(raw.slice(i, keyEnd + 1));
     i = skipSpace(raw, keyEnd + 1);
-    if (raw.charCodeAt(i) !== 58) return -1;
+    if (raw.charCodeAt(i) !== 58) return found;
     i = skipSpace(raw, i + 1);
-    if (name === key) return i;
+    if (name === key) found = i;
     i = skipSpace(raw, valueEnd(raw, i));
-    if (raw.charCodeAt(i) !== 44) return -1;
+    if (raw.charCodeAt(i) !== 44) return found;
     i = skipSpace(raw, i + 1);
   }
-  return -1;
+  return found;
 }
 
 function enterArray(raw: string, pos: number, index: number): number {

@@ -19,7 +19,16 @@ export interface TextLine {
   endsAtLoneCr?: boolean;
   /** The line's bytes were not valid UTF-8 (bad bytes were replaced with U+FFFD). */
   invalidUtf8?: boolean;
+  /** The line is longer than `MAX_LINE_BYTES`: it was not read (`raw` is empty), only its length counted. */
+  tooLongBytes?: number;
 }
+
+/**
+ * The longest line read, in bytes. V8 cannot hold a string much longer than 512 M characters, and
+ * a line of a quarter of that is no rollout anyone wrote (a NUL-filled tail of a crashed writer is
+ * what reaches it): such a line is a diagnostic that names it, and the rest of the file is read.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /** Result of reading one line. */
 export type LineResult =
@@ -55,6 +64,7 @@ function isBlank(raw: string): boolean {
 
 /** Parse one JSONL line into a record, or say clearly why it cannot be one. */
 export function readLine(text: TextLine): LineResult {
+  if (text.tooLongBytes !== undefined) return { kind: 'bad', diagnostic: tooLong(text, text.tooLongBytes) };
   const raw = text.raw;
   if (isBlank(raw)) return { kind: 'blank' };
   const parsed = parseLenient(raw);
@@ -74,6 +84,19 @@ export function readLine(text: TextLine): LineResult {
   const record: SourceRecord = { line: text.line, raw, value };
   const diagnostic = lineWarning(text, parsed.hadNonFinite);
   return diagnostic ? { kind: 'record', record, diagnostic } : { kind: 'record', record };
+}
+
+function tooLong(text: TextLine, bytes: number): Diagnostic {
+  return {
+    line: text.line,
+    severity: 'error',
+    code: 'line-too-long',
+    message: `line ${text.line} is ${megabytes(bytes)} long, over the ${megabytes(MAX_LINE_BYTES)} limit for one line: it is not read`,
+  };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1048576).toLocaleString('en-US', { maximumFractionDigits: 0 })} MB`;
 }
 
 function lineWarning(text: TextLine, hadNonFinite: boolean): Diagnostic | undefined {

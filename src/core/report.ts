@@ -55,7 +55,7 @@ export interface FileReport {
 }
 
 /** Build the report from analysed rollouts and the count of unreadable lines. */
-export function buildReport(entries: readonly ReportEntry[], unreadableLines: number): FileReport {
+export function buildReport(entries: Iterable<ReportEntry>, unreadableLines: number): FileReport {
   const report = emptyReport(unreadableLines);
   const groups = new Map<string, number>();
   // The scores and outcomes of ranked rollouts, side by side: no object per rollout.

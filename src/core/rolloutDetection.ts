@@ -9,7 +9,8 @@
  */
 import type { FieldRole } from './settings';
 import type { RolloutDraft } from './formats';
-import { adaptRecord, PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formats';
+import { adaptRecord } from './formats';
+import { PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formatsGeneric';
 import { parseLenient } from './lenientJson';
 import { readLine, splitLines, type TextLine } from './reader';
 
@@ -132,7 +133,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isRollout(draft: RolloutDraft): boolean {
   if (draft.response.trim() === '') return false;
   const hasOtherRole = draft.prompt.trim() !== '' || draft.gold !== null || draft.fileOutcome.kind !== 'unknown'
-    || draft.fileStepScores !== null || draft.explicitSteps !== null || draft.stepLabels != null;
+    || draft.fileStepScores !== null || draft.fileScoresProblem !== undefined || draft.explicitSteps !== null || draft.stepLabels != null;
   return hasOtherRole && (/\s/.test(draft.prompt.trim()) || /\s/.test(draft.response.trim()));
 }
 

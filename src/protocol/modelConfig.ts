@@ -15,6 +15,8 @@ interface ServedConfig {
   modelName?: string;
   /** Requests in flight per endpoint. */
   concurrency?: number;
+  /** Per-attempt timeout of a request, in ms (default 120 000: a long rollout on a busy server is slow). */
+  timeoutMs?: number;
   /** Bearer token (from the environment or the editor's secret storage). */
   apiKey?: string;
 }
@@ -48,7 +50,7 @@ export function isModelConfig(value: unknown): value is ModelConfig | null {
     return typeof value['modelDir'] === 'string' && optional('workerPath', 'string') && optional('intraOpThreads', 'number') && hasProviders;
   }
   const served = isStrings('urls') && (value['urls'] as unknown[]).length > 0 && optional('modelName', 'string')
-    && optional('concurrency', 'number') && optional('apiKey', 'string');
+    && optional('concurrency', 'number') && optional('timeoutMs', 'number') && optional('apiKey', 'string');
   if (value['kind'] === 'critic') return served && optional('maxTokens', 'number');
   return value['kind'] === 'http' && served;
 }
@@ -65,6 +67,6 @@ export function modelConfigKey(config: ModelConfig | null): string {
   if (!config) return '';
   if (config.kind === 'onnx') return JSON.stringify(['onnx', config.modelDir, config.cacheDir, config.providers ?? null, config.intraOpThreads ?? null]);
   const key = config.apiKey ? digest(config.apiKey) : null;
-  const common = [config.kind, config.urls, config.cacheDir, config.modelName ?? null, config.concurrency ?? null, key];
+  const common = [config.kind, config.urls, config.cacheDir, config.modelName ?? null, config.concurrency ?? null, config.timeoutMs ?? null, key];
   return JSON.stringify(config.kind === 'critic' ? [...common, config.maxTokens ?? null] : common);
 }

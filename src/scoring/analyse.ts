@@ -3,19 +3,21 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, Step, StepScoring } from '../core/model';
+import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../core/model';
 import type { CasService } from '../core/casService';
-import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import { eachRollout, type AnalysedRollout, type AnalysedRows, type FileAnalysis } from '../core/analysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../core/settings';
 import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../core/prepare';
-import { decideAll, NOT_SUSPECTED, type FalsePositive, type GroupMember } from '../core/groups';
+import { NOT_SUSPECTED } from '../core/groups';
+import { RolloutTable } from '../core/rolloutTable';
+import { decideTable } from '../core/decideTable';
 import { writeRolloutFacts } from '../core/presentation/rolloutFacts';
-import { NO_LOW_STEPS } from '../core/presentation/stepFacts';
-import { buildReport } from '../core/report';
+import { buildReport, type ReportEntry } from '../core/report';
 import { readText } from '../core/reader';
+import { FieldPresence } from '../core/fieldPresence';
 import type { Scorer, ScorerInfo } from './scorer';
 import type { ScorerChoice } from '../core/scorerChoice';
-import { createScorerChain } from './chain';
+import { createScorerChain, hasFileScores } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 import type { AdaptContext } from '../core/formatsTrainers';
 import { PLAIN_PROMPT, questionReadingOf } from '../core/transcript/prompt';
@@ -103,18 +105,15 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
  */
 const FILE_NOTES = new Set(['needs-tokenizer', 'outcome-column']);
 
-/** Steps and notes of a rollout that keeps none: one frozen empty list, not one per rollout. */
-const NO_STEPS = Object.freeze([]) as unknown as Step[];
+/** Notes of a rollout whose scorer said nothing about its steps: one frozen empty list. */
 const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
 const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
-
-/** Shared placeholders until finish() decides: no allocation per rollout for them. */
-const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
 
 /** Incremental analysis: feed records in batches, then `finish()`. */
 export class Analyzer {
   readonly settings: ProfSettings;
-  private readonly rollouts: AnalysedRollout[] = [];
+  /** The rollouts so far, as columns (no object graph per rollout: see `RolloutTable`). */
+  private readonly table = new RolloutTable();
   private readonly diagnostics: Diagnostic[] = [];
   private readonly chain: ReturnType<typeof createScorerChain>;
   private readonly outcomes: OutcomeResolver;
@@ -123,8 +122,9 @@ export class Analyzer {
   private readonly extractAnswers: boolean;
   private unreadable = 0;
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
-  /** Groups seen so far: without texts, each group still keeps its first prompt for display. */
-  private readonly seenGroups = new Set<string>();
+  /** Which paths of the field mapping some record has; the first record's line, for the message about the others. */
+  private readonly presence: FieldPresence;
+  private firstLine: number | null = null;
   /** What the adapters get beside the records: a summary without facts shows no reward fields. */
   private readonly context: AdaptContext;
   /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
@@ -136,6 +136,7 @@ export class Analyzer {
     if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
     this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, options.cas);
     this.outcomes = new OutcomeResolver(options.cas);
+    this.presence = new FieldPresence(this.settings.fields);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
@@ -143,7 +144,7 @@ export class Analyzer {
     const choice = options.scorer ?? 'auto';
     // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
     const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
-    this.countOnly = needsSteps ? undefined : (r: Rollout) => r.fileStepScores !== null;
+    this.countOnly = needsSteps ? undefined : hasFileScores;
   }
 
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
@@ -167,9 +168,13 @@ export class Analyzer {
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
-    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.rollouts.length, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.table.count, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
     const found: Diagnostic[] = [];
-    for (const record of records) if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
+    for (const record of records) {
+      this.firstLine ??= record.line;
+      this.presence.observe(record.value);
+      if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
+    }
     for (const d of found) this.keepDiagnostic(d);
     const rollouts = new Array<Rollout>(prepared.length);
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
@@ -183,49 +188,40 @@ export class Analyzer {
       const p = prepared[i] as PreparedRollout;
       const scoring = scorings[i] as StepScoring;
       if (scoring.kind === 'scored' && scoring.notDecided) for (const n of scoring.notDecided) this.diagnostics.push(notChecked(p.rollout, n));
-      this.rollouts.push(this.toAnalysed(p, outcomes[i] as AnalysedRollout['outcome'], scoring));
+      this.add(p, outcomes[i] as Outcome, scoring);
     }
   }
 
-  private toAnalysed(p: PreparedRollout, outcome: AnalysedRollout['outcome'], scoring: StepScoring): AnalysedRollout {
+  private add(p: PreparedRollout, outcome: Outcome, scoring: StepScoring): void {
     const r = p.rollout;
     const scored = scoring.kind === 'scored';
-    const isFirstOfGroup = !this.seenGroups.has(r.group);
-    if (isFirstOfGroup) this.seenGroups.add(r.group);
-    return {
-      id: r.id,
+    this.table.add({
       line: r.line,
       index: r.index,
+      item: r.item,
       format: r.format,
       group: r.group,
-      prompt: this.keepText || isFirstOfGroup ? r.prompt : '',
+      prompt: r.prompt,
       response: this.keepText ? r.response : '',
       responseChars: r.response.length,
       gold: r.gold,
-      steps: this.keepText ? p.steps : NO_STEPS,
+      steps: p.steps,
       rawSteps: p.rawSteps,
       stepScores: scored ? scoring.scores : NO_SCORES,
       // Empty when the scorer had nothing to say about any step (file scores).
       stepNotes: scored ? (scoring.notes ?? NO_NOTES) : NO_NOTES,
       scorer: scoring.scorer,
       unscoredReason: scored ? null : scoring.reason,
-      outcome,
-      // Filled in by finish(), once every group is complete.
-      decision: PENDING_DECISION,
-      falsePositive: NOT_SUSPECTED,
-      lowSteps: NO_LOW_STEPS as number[],
-      firstLowStep: null,
-      weakestStep: null,
       isScored: scored,
-      evidence: null,
+      outcome,
       stepLabels: r.stepLabels ?? null,
       questionReading: questionReadingOf(r.promptReading ?? PLAIN_PROMPT),
-      // Set whether or not there is one: every rollout object keeps one shape.
-      promptReading: this.keepText || isFirstOfGroup ? r.promptReading : undefined,
+      promptReading: r.promptReading,
+      // Read only where the texts are kept: the response's turns show in the panel and the Rollout View.
       responseTurns: this.keepText ? responseTurnsOf(r) : null,
       outcomeField: r.outcomeField ?? null,
       rewards: r.rewards ?? null,
-    };
+    }, { texts: this.keepText, offsets: this.rawOffsets });
   }
 
   /** Decide every group and build the report. */
@@ -233,24 +229,67 @@ export class Analyzer {
     for (const { diagnostic, repeats } of this.fileNotes.values()) {
       if (repeats > 0) diagnostic.message += ` (and ${repeats} more line${repeats === 1 ? '' : 's'} alike)`;
     }
-    const rollouts = this.rollouts;
-    const members = new Array<GroupMember>(rollouts.length);
-    for (let i = 0; i < rollouts.length; i++) {
-      const r = rollouts[i] as AnalysedRollout;
-      const kind = r.outcome.kind;
-      members[i] = { id: r.id, group: r.group, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: r.isScored ? r.stepScores : null };
-    }
-    const decided = decideAll(members, this.settings);
-    const withFacts = this.options.facts ?? true;
-    for (let i = 0; i < rollouts.length; i++) {
-      const r = rollouts[i] as AnalysedRollout;
-      r.decision = decided.decisions[i] as Decision;
-      r.falsePositive = decided.falsePositives[i] as FalsePositive;
-      if (withFacts) writeRolloutFacts(r, r.decision.steps, this.settings);
-    }
-    const report = buildReport(this.rollouts, this.unreadable);
+    const table = this.table;
+    decideTable(table, this.settings);
+    if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
+    const report = buildReport(reportEntries(table), this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
-    return { fileName: this.options.fileName, rollouts: this.rollouts, diagnostics: this.diagnostics, report, settings: this.settings, scorer: { ...info } };
+    const withFacts = this.options.facts ?? true;
+    const settings = this.settings;
+    const rows: AnalysedRows = {
+      count: table.count,
+      at: (row) => {
+        const r = table.rollout(row);
+        if (withFacts) writeRolloutFacts(r, r.decision.steps, settings);
+        return r;
+      },
+      line: (row) => table.line(row),
+      index: (row) => table.index(row),
+      isKept: (row) => table.isKept(row),
+      brief: (row, into) => table.brief(row, into),
+    };
+    return withRolloutList({ fileName: this.options.fileName, diagnostics: this.diagnostics, report, settings, scorer: { ...info }, rows });
   }
+}
+
+/** What the report reads of each rollout, from the table: one entry object, filled in row by row. */
+function* reportEntries(table: RolloutTable): Generator<ReportEntry> {
+  const entry: ReportEntry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '', format: 'generic', questionReading: { kind: 'plain' } };
+  for (let row = 0; row < table.count; row++) {
+    entry.group = table.group(row);
+    entry.format = table.format(row);
+    entry.questionReading = table.questionReading(row);
+    entry.outcome = table.outcome(row);
+    entry.decision = table.decision(row);
+    entry.falsePositive = table.falsePositive(row);
+    entry.scorer = table.scorer(row);
+    yield entry;
+  }
+}
+
+/**
+ * The analysis with `rollouts` made from its rows on first use (the editor sends them all on; a
+ * command that walks them uses `eachRollout`). Once made, the list is the analysis's rollouts and
+ * the columns are let go.
+ */
+function withRolloutList(analysis: Omit<FileAnalysis, 'rollouts'>): FileAnalysis {
+  let list: AnalysedRollout[] | null = null;
+  const result = analysis as FileAnalysis;
+  Object.defineProperty(result, 'rollouts', {
+    enumerable: true,
+    configurable: true,
+    get(): AnalysedRollout[] {
+      if (list === null) {
+        list = [...eachRollout({ rollouts: [], ...(result.rows ? { rows: result.rows } : {}) })];
+        delete result.rows;
+      }
+      return list;
+    },
+    set(value: AnalysedRollout[]) {
+      list = value;
+      delete result.rows;
+    },
+  });
+  return result;
 }

@@ -6,7 +6,7 @@
  * editor; the worker keeps where each line is, and reads a rollout's texts back from disk only
  * when the Rollout View or a panel asks for them.
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { SourceRecord } from '../core/model';
 import type { FileAnalysis } from '../core/analysis';
 import { prepareRecord } from '../core/prepare';
@@ -17,12 +17,17 @@ import type { PromptReading } from '../core/transcript/prompt';
 import type { Turn } from '../core/transcript/turns';
 import { Analyzer, type AnalyseOptions } from './analyse';
 import { type FileLine, LineSplitter } from './fileLines';
-import { inputKindOf, readInputLines } from './inputs/inputFile';
+import { InputFile } from './inputs/inputFile';
+import { readInputLines } from './inputs/inputLines';
 import { adaptContextFor } from './inputs/traceTokenizer';
 
 /** Options of a file analysis: `onBytes` follows the reading (done and total bytes). */
 export interface PathAnalyseOptions extends Omit<AnalyseOptions, 'fileName' | 'onProgress'> {
   onBytes?: (done: number, total: number) => void;
+  /** Read through this descriptor (left open), e.g. to read the same file again afterwards. */
+  input?: InputFile;
+  /** Hears every chunk of bytes read, in order (to hash what was analysed). */
+  onChunk?: (bytes: Uint8Array) => void;
 }
 
 /** Where the lines that hold rollouts are in the file (byte ranges, terminators included). */
@@ -66,39 +71,66 @@ const SLICE = 256;
  * parquet file's rows are analysed with their texts kept (they cannot be read back by line).
  */
 export async function analysePath(path: string, options: PathAnalyseOptions = {}): Promise<PathAnalysis> {
-  const kind = await inputKindOf(path);
+  // Only a regular file: `/dev/zero` and a FIFO are refused by type, before any reading.
+  const input = options.input ?? InputFile.open(path);
+  try {
+    return await analyseInput(path, input, options);
+  } finally {
+    if (!options.input) input.close();
+  }
+}
+
+async function analyseInput(path: string, input: InputFile, options: PathAnalyseOptions): Promise<PathAnalysis> {
+  const { input: _input, onChunk, ...analyseOptions } = options;
+  // A binary file is refused here, with the one message that names it.
+  const kind = input.kind();
   const context = options.context ?? (await adaptContextFor(path, { tokenizerDir: options.settings?.tokenizerDir ?? null }));
   const isParquet = kind === 'parquet';
-  const analyzer = new Analyzer({ ...options, ...(isParquet ? { keepText: true } : {}), context, fileName: path });
-  const size = (await stat(path)).size;
+  const analyzer = new Analyzer({ ...analyseOptions, ...(isParquet ? { keepText: true } : {}), context, fileName: path });
+  const size = input.size;
   if (kind === 'json') {
-    const read = readText(await readDocument(path, size), path);
+    const read = readText(readDocument(input, onChunk), path);
     analyzer.addDiagnostics(read.diagnostics);
     await analyzer.addRecords(read.records);
     options.onBytes?.(size, size);
     return { analysis: await analyzer.finish(), lines: null };
   }
+  // A parquet row cannot be read back by its line: its texts are kept instead.
   const index = options.keepText === false && !isParquet ? new LineIndex() : null;
-  for await (const lines of readInputLines(path, kind)) {
+  for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
     for (let i = 0; i < lines.length; i += SLICE) {
       options.signal?.throwIfAborted();
       await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer, index));
     }
-    options.onBytes?.(lines[lines.length - 1]?.byteEnd ?? 0, size);
+    options.onBytes?.(isParquet ? size : (lines[lines.length - 1]?.byteEnd ?? 0), size);
   }
   options.onBytes?.(size, size);
   return { analysis: await analyzer.finish(), lines: index };
 }
 
-async function readDocument(path: string, size: number): Promise<string> {
+/** A `.json` document is one value: read whole (as one string), refused when it cannot be one. */
+export function readDocument(input: InputFile, onChunk?: (bytes: Uint8Array) => void): string {
+  const tooLarge = (): Error => new Error(`${input.path} is ${(input.size / 1048576).toFixed(0)} MB, too large to read as one JSON document; JSON Lines (one rollout per line) is read in pieces and has no such limit`);
+  if (input.size > MAX_DOCUMENT_BYTES) throw tooLarge();
+  const bytes = Buffer.allocUnsafe(input.size);
+  let done = 0;
+  while (done < bytes.length) {
+    const read = input.read(bytes, done, bytes.length - done, done);
+    if (read === 0) break;
+    done += read;
+  }
+  onChunk?.(bytes.subarray(0, done));
   try {
-    return await readFile(path, 'utf8');
+    return bytes.toString('utf8', 0, done);
   } catch (error) {
     // Node says ERR_STRING_TOO_LONG, or V8 a RangeError (`Invalid string length`), depending on where it breaks.
     if ((error as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG' && !(error instanceof RangeError)) throw error;
-    throw new Error(`${path} is ${(size / 1048576).toFixed(0)} MB, too large to read as one JSON document; JSON Lines (one rollout per line) is read in pieces and has no such limit`);
+    throw tooLarge();
   }
 }
+
+/** V8's longest string, in bytes of one-byte text: a larger document cannot be read as one. */
+const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024 - 24;
 
 function readRecords(lines: readonly FileLine[], analyzer: Analyzer, index: LineIndex | null): SourceRecord[] {
   const records: SourceRecord[] = [];

@@ -36,7 +36,8 @@ export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?:
   return {
     info,
     async score(rollouts, options) {
-      const useFile = (p: PreparedRollout): boolean => choice === 'file' || (choice === 'auto' && p.rollout.fileStepScores !== null);
+      // Scores the file holds but that cannot be used are the file's answer too: unscored, not the model's or the checker's.
+      const useFile = (p: PreparedRollout): boolean => choice === 'file' || (choice === 'auto' && hasFileScores(p.rollout));
       const results = new Array<StepScoring>(rollouts.length);
       const rest: number[] = [];
       rollouts.forEach((p, i) => {
@@ -54,6 +55,11 @@ export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?:
       await checker?.dispose();
     },
   };
+}
+
+/** The record holds step scores (usable or not). */
+export function hasFileScores(r: Pick<PreparedRollout['rollout'], 'fileStepScores' | 'fileScoresProblem'>): boolean {
+  return r.fileStepScores !== null || r.fileScoresProblem !== undefined;
 }
 
 function toItem(p: PreparedRollout): ScoreItem {

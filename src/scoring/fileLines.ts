@@ -7,14 +7,28 @@
  * and joined once, when its end arrives (re-copying the pending bytes on every read made a 200 MB
  * line cost minutes and gigabytes).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { LineBreakScanner } from '../core/lineBreaks';
-import type { TextLine } from '../core/reader';
+import { MAX_LINE_BYTES, type TextLine } from '../core/reader';
+import { InputFile } from './inputs/inputFile';
 
 export interface FileLine extends TextLine {
   byteStart: number;
   /** Byte offset just past the line's terminator (or the end of the file). */
   byteEnd: number;
+  /** The line's bytes, terminator included, when they were asked for (and the line is not over the length limit). */
+  bytes?: Buffer;
+}
+
+/** How a file is read. */
+export interface ReadLinesOptions {
+  /** Read through this descriptor (left open) rather than opening the path. */
+  input?: InputFile;
+  /** Give each line its bytes, so it can be copied exactly (invalid UTF-8, CRLF and all). */
+  keepBytes?: boolean;
+  /** Hears every chunk read, in order (to hash what was read). */
+  onChunk?: (bytes: Uint8Array) => void;
+  /** Lines longer than this are not read (`TextLine.tooLongBytes`); default `MAX_LINE_BYTES`. */
+  maxLineBytes?: number;
 }
 
 /** Reads are 1 MB (fewer round trips); callers analyse the lines in smaller slices. */
@@ -31,25 +45,27 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true });
  * per megabyte whenever the other cores were busy (two summary workers on two cores waited a
  * tenth of their time).
  */
-export async function* readFileLines(path: string, chunkBytes = CHUNK): AsyncGenerator<FileLine[]> {
-  const fd = openSync(path, 'r');
+export async function* readFileLines(path: string, chunkBytes = CHUNK, options: ReadLinesOptions = {}): AsyncGenerator<FileLine[]> {
+  // Only a regular file is read: `/dev/zero` never ends and a FIFO blocks (refused by type, not by running out of memory).
+  const input = options.input ?? InputFile.open(path);
   try {
-    const splitter = new LineSplitter();
+    const splitter = new LineSplitter({ byte: 0, line: 1 }, { keepBytes: options.keepBytes === true, maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES });
     let position = 0;
     // One buffer for every read: the splitter decodes what it is given before it returns (an
     // unfinished line keeps its text and at most three bytes of a split character, copied), so
     // nothing refers to the bytes of the last read.
     const chunk = Buffer.allocUnsafe(chunkBytes);
     for (;;) {
-      const bytesRead = readSync(fd, chunk, 0, chunkBytes, position);
+      const bytesRead = input.read(chunk, 0, chunkBytes, position);
       position += bytesRead;
+      if (bytesRead > 0) options.onChunk?.(chunk.subarray(0, bytesRead));
       const batch = bytesRead === 0 ? splitter.end() : splitter.push(chunk.subarray(0, bytesRead));
       if (batch.length) yield batch;
       if (bytesRead === 0) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } finally {
-    closeSync(fd);
+    if (!options.input) input.close();
   }
 }
 
@@ -62,10 +78,15 @@ export class LineSplitter {
   private lineStart: number;
   private line: number;
 
+  private readonly keepBytes: boolean;
+  private readonly maxLineBytes: number;
+
   /** `at` is where the first chunk starts in the file (a BOM is only stripped at byte 0). */
-  constructor(at: { byte: number; line: number } = { byte: 0, line: 1 }) {
+  constructor(at: { byte: number; line: number } = { byte: 0, line: 1 }, options: { keepBytes?: boolean; maxLineBytes?: number } = {}) {
     this.lineStart = at.byte;
     this.line = at.line;
+    this.keepBytes = options.keepBytes === true;
+    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   }
 
   /** The lines that end in `chunk` (and the chunks before it). */
@@ -103,25 +124,34 @@ export class LineSplitter {
   }
 
   private continueLine(bytes: Buffer): void {
-    this.pending ??= new PendingLine();
+    this.pending ??= new PendingLine(this.keepBytes, this.maxLineBytes);
     this.pending.add(bytes);
   }
 
   private finish(tail: Buffer, end: { terminator: number; isLoneCr: boolean }): FileLine {
     const pending = this.pending;
     this.pending = null;
-    const decoded = pending ? pending.close(tail) : decode(tail);
     const byteStart = this.lineStart;
-    const byteEnd = byteStart + (pending?.bytes ?? 0) + tail.length + end.terminator;
+    const length = (pending?.bytes ?? 0) + tail.length;
+    const byteEnd = byteStart + length + end.terminator;
     this.lineStart = byteEnd;
+    if (length > this.maxLineBytes) {
+      // Not one string: past V8's limit it cannot be, and far before it one line must not sink the file.
+      return { line: this.line++, raw: '', terminated: end.terminator > 0, byteStart, byteEnd, tooLongBytes: length };
+    }
+    const decoded = pending ? pending.close(tail) : decode(tail);
     // The BOM is part of line 1's bytes (filter copies them) but not of its text.
     const raw = byteStart === 0 && decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
     const line: FileLine = { line: this.line++, raw, terminated: end.terminator > 0, byteStart, byteEnd };
     if (decoded.isInvalidUtf8) line.invalidUtf8 = true;
     if (end.isLoneCr) line.endsAtLoneCr = true;
+    if (this.keepBytes) line.bytes = Buffer.concat([...(pending?.byteParts ?? []), tail, TERMINATORS[end.terminator === 1 && end.isLoneCr ? 3 : end.terminator]!]);
     return line;
   }
 }
+
+/** Line terminators by length: none, `\n`, `\r\n`; and (index 3) a lone `\r`. */
+const TERMINATORS = [Buffer.alloc(0), Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from('\r')];
 
 interface Decoded {
   text: string;
@@ -154,9 +184,21 @@ class PendingLine {
   private carry: Buffer | null = null;
   private isInvalid = false;
   bytes = 0;
+  /** Copies of the bytes so far, when they are kept. */
+  readonly byteParts: Buffer[] = [];
+
+  constructor(private readonly keepBytes: boolean, private readonly maxBytes: number) {}
 
   add(bytes: Buffer): void {
     this.bytes += bytes.length;
+    if (this.bytes > this.maxBytes) {
+      // Over the limit: only counted from here on; what was held is let go.
+      this.pieces.length = 0;
+      this.byteParts.length = 0;
+      this.carry = null;
+      return;
+    }
+    if (this.keepBytes) this.byteParts.push(Buffer.from(bytes));
     const data = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
     const cut = completeCharacters(data);
     this.carry = cut < data.length ? Buffer.from(data.subarray(cut)) : null;

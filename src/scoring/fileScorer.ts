@@ -15,7 +15,8 @@ export function createFileScorer(): Scorer {
 }
 
 /** The record's own scores as a scoring, or unscored when it has none. */
-export function scoreFromFile(item: Pick<ScoreItem, 'fileStepScores'>): StepScoring {
+export function scoreFromFile(item: Pick<ScoreItem, 'fileStepScores' | 'fileScoresProblem'>): StepScoring {
+  if (item.fileScoresProblem !== undefined) return { kind: 'unscored', reason: item.fileScoresProblem, scorer: 'file' };
   const scores = item.fileStepScores;
   if (!scores) return { kind: 'unscored', reason: 'the record has no step scores (step_scores, prm_scores, step_rewards or values)', scorer: 'file' };
   // Kept exactly as written: a PRM's values are the user's data, not ours to rescale.

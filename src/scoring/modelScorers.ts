@@ -87,6 +87,7 @@ async function openServed(config: Extract<ModelConfig, { kind: 'http' | 'critic'
     urls: config.urls,
     ...(config.modelName ? { modelName: config.modelName } : {}),
     ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+    ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
   };
   const scorer: EndpointScorer = config.kind === 'critic'

@@ -6,6 +6,7 @@
  * CLI (`filter -o`, `--decisions`, `score -o`) and the editor's exports.
  */
 import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { chmod, lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -106,6 +107,7 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
   if (existing && !existing.isFile()) return directWriter(await open(target, 'w'));
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx');
+  temporaryFiles.add(temp);
   const buffer = new WriteBuffer(handle);
   let isDone = false;
   return {
@@ -118,13 +120,33 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
       // Keep the permissions of a file being replaced.
       if (existing) await chmod(temp, existing.mode & 0o7777);
       await rename(temp, target);
+      temporaryFiles.delete(temp);
     },
     async abort() {
       if (!isDone) await handle.close().catch(() => undefined);
       isDone = true;
       await unlink(temp).catch(() => undefined);
+      temporaryFiles.delete(temp);
     },
   };
+}
+
+/** Temporary files being written, until they are renamed over their targets or removed. */
+const temporaryFiles = new Set<string>();
+
+/**
+ * Removes every temporary file still being written, at once (blocking): for a process about to
+ * end on a signal (Ctrl-C), which would otherwise leave a hidden `.name.pid.tmp` beside the output.
+ */
+export function removeTemporaryFiles(): void {
+  for (const temp of temporaryFiles) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already gone.
+    }
+  }
+  temporaryFiles.clear();
 }
 
 function directWriter(handle: FileHandle): AtomicWriter {

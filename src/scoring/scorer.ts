@@ -15,6 +15,8 @@ export interface ScoreItem {
   steps: string[];
   /** The record's own step scores, for the `file` scorer. */
   fileStepScores?: (number | null)[] | null;
+  /** Why the record's own step scores cannot be used, when they cannot. */
+  fileScoresProblem?: string;
 }
 
 export interface ScoreOptions {

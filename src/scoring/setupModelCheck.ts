@@ -7,8 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createOnnxScorer } from './onnx/onnxScorer';
-import { parseProfileManifest, resolveProfile, type ProfileManifest } from './profiles/profile';
-import { loadPrmTokenizer } from './profiles/tokenizer';
+import { parseProfileManifest, type ProfileManifest } from './profiles/profile';
+import { TokenizerClient } from './profiles/tokenizerClient';
 import { SMOKE_ROLLOUT } from './probes';
 import type { CheckLine, CheckSection } from './setupCheck';
 import { describeScoring, elapsed, messageOf } from './setupEndpointCheck';
@@ -45,7 +45,8 @@ async function manifestStep(modelDir: string): Promise<{ line: CheckLine; manife
 async function tokenizerLine(modelDir: string, manifest: ProfileManifest): Promise<CheckLine> {
   try {
     const since = performance.now();
-    const profile = resolveProfile(manifest, await loadPrmTokenizer(modelDir));
+    const tokens = new TokenizerClient({ modelDir, manifest });
+    const profile = await tokens.load().finally(() => tokens.dispose());
     const detail = `loads in ${elapsed(since)}; step separator id ${profile.separatorId}, pad id ${profile.padId}, context ${profile.maxTokens} tokens`;
     return { status: 'ok', label: 'tokenizer', detail };
   } catch (error) {

@@ -16,10 +16,16 @@ export interface StepScoresMeta {
   profile?: string;
   /** The execution provider (onnx) or endpoint (http) that ran the model. */
   provider?: string;
+  /**
+   * What the model is (its folder's content hash, a served model's identity), when known: a
+   * threshold calibrated on these scores is stored for this identity and used for the model's own.
+   */
+  identity?: string;
 }
 
 interface Member {
   key: string;
+  keyStart: number;
   valueStart: number;
   valueEnd: number;
 }
@@ -33,31 +39,44 @@ interface ObjectShape {
 
 /**
  * `line` with `step_scores` and `step_scores_meta` replaced where present, else appended as the
- * last members. Throws when the line is not one JSON object.
+ * last members. A key written more than once is written once: the last of them (the one
+ * `JSON.parse` reads) gets the new value and the earlier ones are left out, so no reader finds the
+ * old scores. The line is rebuilt in one pass (editing it once per duplicate key made 200,000 of
+ * them take minutes). Throws when the line is not one JSON object.
  */
 export function withStepScores(line: string, scores: StepScoresValue, meta: StepScoresMeta): string {
   const shape = scanObject(line);
-  const values: [string, string][] = [
+  const values = new Map<string, string>([
     ['step_scores', serialise(scores, shape.isSpaced)],
     ['step_scores_meta', serialise(metaObject(meta), shape.isSpaced)],
-  ];
+  ]);
+  const lastOf = new Map<string, number>();
+  shape.members.forEach((m, i) => {
+    if (values.has(m.key)) lastOf.set(m.key, i);
+  });
   const edits: { start: number; end: number; text: string }[] = [];
-  const missing: string[] = [];
-  for (const [key, text] of values) {
-    const found = shape.members.filter((m) => m.key === key);
-    for (const m of found) edits.push({ start: m.valueStart, end: m.valueEnd, text });
-    if (found.length === 0) missing.push(`${JSON.stringify(key)}${shape.isSpaced ? ': ' : ':'}${text}`);
-  }
+  shape.members.forEach((m, i) => {
+    const text = values.get(m.key);
+    if (text === undefined) return;
+    if (lastOf.get(m.key) === i) edits.push({ start: m.valueStart, end: m.valueEnd, text });
+    // An earlier duplicate goes with the separator after it (a later member always follows it).
+    else edits.push({ start: m.keyStart, end: shape.members[i + 1]!.keyStart, text: '' });
+  });
+  const missing = [...values].filter(([key]) => !lastOf.has(key)).map(([key, text]) => `${JSON.stringify(key)}${shape.isSpaced ? ': ' : ':'}${text}`);
   if (missing.length > 0) {
     const last = shape.members.at(-1);
     const comma = shape.isSpaced ? ', ' : ',';
     const at = last ? last.valueEnd : shape.open + 1;
     edits.push({ start: at, end: at, text: (last ? comma : '') + missing.join(comma) });
   }
-  edits.sort((a, b) => b.start - a.start);
-  let result = line;
-  for (const edit of edits) result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
-  return result;
+  const parts: string[] = [];
+  let from = 0;
+  for (const edit of edits) {
+    parts.push(line.slice(from, edit.start), edit.text);
+    from = edit.end;
+  }
+  parts.push(line.slice(from));
+  return parts.join('');
 }
 
 function metaObject(meta: StepScoresMeta): Record<string, string> {
@@ -65,18 +84,27 @@ function metaObject(meta: StepScoresMeta): Record<string, string> {
   if (meta.model !== undefined) out.model = meta.model;
   if (meta.profile !== undefined) out.profile = meta.profile;
   if (meta.provider !== undefined) out.provider = meta.provider;
+  if (meta.identity !== undefined) out.identity = meta.identity;
   return out;
 }
 
-/** JSON in the line's own spacing style; a non-finite score becomes `null`. */
+/**
+ * JSON in the line's own spacing style; a non-finite score becomes `null`. ASCII only (other
+ * characters as `\u` escapes), so the text is the same whether the line is edited as decoded text
+ * or, when it is not valid UTF-8, as its bytes.
+ */
 function serialise(value: unknown, isSpaced: boolean): string {
   if (Array.isArray(value)) return `[${value.map((v) => serialise(v, isSpaced)).join(isSpaced ? ', ' : ',')}]`;
   if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
   if (typeof value === 'object' && value !== null) {
-    const parts = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${isSpaced ? ': ' : ':'}${serialise(v, isSpaced)}`);
+    const parts = Object.entries(value).map(([k, v]) => `${asciiJson(k)}${isSpaced ? ': ' : ':'}${serialise(v, isSpaced)}`);
     return `{${parts.join(isSpaced ? ', ' : ',')}}`;
   }
-  return JSON.stringify(value ?? null);
+  return asciiJson(value ?? null);
+}
+
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 class LineShapeError extends Error {
@@ -113,7 +141,7 @@ function scanObject(text: string): ObjectShape {
     isSpaced ??= text.charAt(colon + 1) === ' ';
     const valueStart = skipSpace(text, colon + 1);
     const valueEnd = skipValue(text, valueStart);
-    members.push({ key, valueStart, valueEnd });
+    members.push({ key, keyStart: at, valueStart, valueEnd });
     at = skipSpace(text, valueEnd);
   }
   const rest = skipSpace(text, at + 1);

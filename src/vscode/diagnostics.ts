@@ -1,7 +1,8 @@
 /**
  * The Problems panel: suspected false positives (warning, with the rules that fired and their
  * evidence), unreadable lines (error), penalised step counts (information), and the reader's other
- * findings. Each entry's range is its evidence, not the whole record: the first low step's span,
+ * findings. False positives come strongest first (the cap on entries keeps those) and say their
+ * strength. Each entry's range is its evidence, not the whole record: the weakest step's span,
  * else the end of the line where the summary is shown, so a long grouped line gets one short
  * squiggle per finding. Each rollout entry points to the other rollouts of its group.
  */
@@ -11,6 +12,8 @@ import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { formatScore } from '../core/presentation/numbers';
+import { strongestFirst } from '../core/flagStrength';
 
 /** Delay before publishing, so the event loop serves other work between painting and this. */
 const PUBLISH_DELAY_MS = 60;
@@ -124,9 +127,19 @@ export class ProblemsPublisher implements vscode.Disposable {
     const isCurrent = (): boolean => this.generations.get(key) === generation;
     let examined = 0;
     let built = problems.length;
+    // Suspected false positives first, strongest evidence first: those are the ones the cap keeps.
+    const flags = strongestFirst(rollouts);
+    for (let i = 0; i < flags.length && problems.length < max; i++) {
+      problems.push(this.falsePositive(analysis, flags[i] as RolloutSummary, document));
+      if (++examined >= YIELD_EVERY || problems.length - built >= PER_COLLECTION) {
+        examined = 0;
+        built = problems.length;
+        await nextTurn();
+        if (!isCurrent()) return;
+      }
+    }
     for (let i = 0; i < rollouts.length && problems.length < max; i++) {
       const rollout = rollouts[i] as RolloutSummary;
-      if (rollout.falsePositive.suspected) problems.push(this.falsePositive(analysis, rollout, document));
       if (rollout.decision.penalised) problems.push(this.penalised(analysis, rollout, document));
       // A file dense with problems fills a collection's worth long before YIELD_EVERY rollouts.
       if (++examined >= YIELD_EVERY || problems.length - built >= PER_COLLECTION) {
@@ -140,7 +153,8 @@ export class ProblemsPublisher implements vscode.Disposable {
   }
 
   private falsePositive(analysis: DocumentAnalysis, rollout: RolloutSummary, document: vscode.TextDocument | undefined): vscode.Diagnostic {
-    const step = rollout.falsePositive.evidence?.lowStep?.step ?? null;
+    const evidence = rollout.falsePositive.evidence;
+    const step = evidence?.weakestStep?.step ?? evidence?.lowStep?.step ?? null;
     const span = step === null ? undefined : rollout.rawSteps?.[step];
     const range = span
       ? new vscode.Range(rollout.line - 1, span.start, rollout.line - 1, span.end)
@@ -148,7 +162,7 @@ export class ProblemsPublisher implements vscode.Disposable {
     const where = rollout.index > 0 || analysis.index.onLine(rollout.line).length > 1 ? ` (response ${rollout.index + 1})` : '';
     const problem = new vscode.Diagnostic(
       range,
-      `Suspected false positive${where}: ${rollout.evidence ?? 'correct answer'} (${falsePositiveRulesText(rollout.falsePositive.rules)})`,
+      `Suspected false positive${where}: ${rollout.evidence ?? 'correct answer'} (${falsePositiveRulesText(rollout.falsePositive.rules)}) · strength ${formatScore(rollout.falsePositive.strength?.value)}`,
       vscode.DiagnosticSeverity.Warning,
     );
     problem.code = rollout.falsePositive.rules[0] ?? 'false-positive';

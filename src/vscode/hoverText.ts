@@ -5,7 +5,7 @@
  * renders as the text it is: never a link, an image, HTML or a heading.
  */
 import type { ProfSettings } from '../core/settings';
-import { clip, formatScore } from '../core/presentation/numbers';
+import { clip, formatScore, formatScoreBeside } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
 import { readAsSentence, rewardsText } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
@@ -62,7 +62,7 @@ function stepLines(input: HoverInput, step: number): string[] {
   const lines = [
     `**PROF Lens — step ${step + 1} of ${total}** (H = ${rollout.decision.steps})`,
     '',
-    `Score **${formatScore(score)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
+    `Score **${formatScoreBeside(score, settings.threshold)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
   if (note) lines.push('', `Note: ${escapeMarkdown(clip(note, MAX_QUOTED))}`);
   return lines;

@@ -6,11 +6,13 @@ import * as endpoints from './endpoints';
 import * as grading from './grading';
 import * as largeFile from './largeFile';
 import * as longLine from './longLine';
+import * as memory from './memory';
 import * as scoring from './scoring';
+import * as ties from './ties';
 import * as trend from './trend';
 import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, transcripts, grading, scoring, endpoints, longLine, largeFile, trend };
+const MODULES: Record<string, BenchModule> = { core, transcripts, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

@@ -11,6 +11,7 @@ import { formatSetupReport, runSetupCheck } from '../../scoring/setupCheck';
 import { API_KEY_ENV } from '../../scoring/http/httpScorer';
 import { parseArgs, UsageError } from '../args';
 import { EXIT_OK, type CliIo } from '../io';
+import { terminalJson, terminalText } from '../terminalText';
 
 /** Exit code of a doctor run in which at least one check failed. */
 export const EXIT_CHECK_FAILED = 1;
@@ -49,6 +50,6 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
       if (io.isStderrTty) io.stderr(`doctor: ${message}…\n`);
     },
   });
-  io.stdout(args.flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatSetupReport(report));
+  io.stdout(args.flags.has('--json') ? terminalJson(`${JSON.stringify(report, null, 2)}\n`) : terminalText(formatSetupReport(report)));
   return report.errors > 0 ? EXIT_CHECK_FAILED : EXIT_OK;
 }

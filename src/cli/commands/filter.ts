@@ -1,22 +1,34 @@
 /**
  * `prof-lens filter <file> -o kept.jsonl [--decisions d.jsonl]`: offline PROF curation. Kept
  * rollouts are written as the original bytes of their lines; a grouped line keeps only its kept
- * responses (and the matching entries of its parallel arrays). No output may be the input or the
- * other output (checked before any work); both are written atomically and replace their targets
- * only when both are complete.
+ * responses (and the matching entries of the arrays the analysis read beside them); a `.json`
+ * array's kept elements, and a parquet file's kept rows, are written one per line from their own
+ * text. A file with no readable rollout writes nothing and exits 1. No output may be the input
+ * or the other output (checked before any work); both are written atomically and replace their
+ * targets only when both are complete.
+ *
+ * The input is read twice (to decide, then to copy), both times through one descriptor, and what
+ * each read saw is hashed: a file rewritten, truncated or renamed over in between is refused
+ * (exit 2, nothing written) rather than lines of one file written by the decisions of another.
  */
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { AnalysedRollout, FileAnalysis } from '../../core/analysis';
-import { keptLineText } from '../../core/keptLines';
+import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/analysis';
+import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
-import type { FileLine } from '../../scoring/fileLines';
-import { isRowLine, readInputLines } from '../../scoring/inputs/inputFile';
+import type { ProfSettings } from '../../core/settings';
+import { readDocument } from '../../scoring/analysePath';
+import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
+import { readInputLines } from '../../scoring/inputs/inputLines';
+import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
 import { parseArgs, UsageError } from '../args';
-import { analyseFile } from '../analyseFile';
+import { analyseAtThreshold } from '../threshold';
+import { thresholdText } from '../../core/presentation/thresholdWords';
 import { withScorer } from '../scorerOptions';
+import { openInput } from '../analyseFile';
 import { nothingReadable, printDiagnostics } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
@@ -28,75 +40,125 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
   const decisionsPath = args.values.get('--decisions');
   const outputs = [{ label: '-o', path: resolve(io.cwd, output) }, ...(decisionsPath ? [{ label: '--decisions', path: resolve(io.cwd, decisionsPath) }] : [])];
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], outputs);
-  const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io, 'filter'));
-  if (analysis.report.rollouts === 0) return nothingReadable(analysis, io, 'nothing was written');
-  const writers: AtomicWriter[] = [];
-  let written: number;
+  const input = openInput(file, 'filter', io);
   try {
-    for (const o of outputs) writers.push(await openAtomicWriter(o.path));
-    written = await writeKept(resolve(io.cwd, file), writers[0]!, analysis);
-    if (writers[1]) await writeDecisions(writers[1], analysis);
-    for (const writer of writers) await writer.commit();
-  } catch (error) {
-    await Promise.all(writers.map((w) => w.abort()));
-    throw error;
+    const analysed = createHash('sha256');
+    const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { input, onChunk: (b) => analysed.update(b), command: 'filter' }));
+    io.stderr(`${file}: ${thresholdText(threshold.source)}\n`);
+    // Nothing to decide on: an empty output would look like a filter that kept nothing.
+    if (analysis.report.rollouts === 0) return nothingReadable(analysis, io, 'nothing was written');
+    const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
+    const context = await adaptContextFor(input.path, { tokenizerDir });
+    const writers: AtomicWriter[] = [];
+    let written: number;
+    try {
+      for (const o of outputs) writers.push(await openAtomicWriter(o.path));
+      written = await writeKept({ input, out: writers[0]!, analysis, settings: args.settings, context, analysed: analysed.digest('hex') });
+      if (writers[1]) await writeDecisions(writers[1], analysis);
+      for (const writer of writers) await writer.commit();
+    } catch (error) {
+      await Promise.all(writers.map((w) => w.abort()));
+      throw error;
+    }
+    const r = analysis.report;
+    io.stderr(`${file}: kept ${r.kept} of ${r.rollouts} rollouts (${written} lines) → ${output}${decisionsPath ? `; decisions → ${decisionsPath}` : ''}\n`);
+    printDiagnostics(analysis, io);
+    return r.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
+  } finally {
+    input.close();
   }
-  const r = analysis.report;
-  io.stderr(`${file}: kept ${r.kept} of ${r.rollouts} rollouts (${written} lines) → ${output}${decisionsPath ? `; decisions → ${decisionsPath}` : ''}\n`);
-  printDiagnostics(analysis, io);
-  return r.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
 async function writeDecisions(out: AtomicWriter, a: FileAnalysis): Promise<void> {
-  const ids = groupIds(a.rollouts);
-  for (const r of a.rollouts) await out.write(JSON.stringify(decisionLine(r, ids.get(r.group)!)) + '\n');
+  const ids = groupIds(eachRollout(a));
+  for (const r of eachRollout(a)) await out.write(JSON.stringify(decisionLine(r, ids.get(r.group)!)) + '\n');
 }
 
-/** Write the kept lines; returns how many lines were written. */
-async function writeKept(file: string, out: AtomicWriter, a: FileAnalysis): Promise<number> {
-  const byLine = new Map<number, AnalysedRollout[]>();
-  for (const r of a.rollouts) (byLine.get(r.line) ?? byLine.set(r.line, []).get(r.line)!).push(r);
+interface KeptJob {
+  input: InputFile;
+  out: AtomicWriter;
+  analysis: FileAnalysis;
+  settings: ProfSettings;
+  /** What the records needed beyond the file (a tokenizer), so each record gives the rollouts it gave the analysis. */
+  context: AdaptContext;
+  /** Hash of the bytes the analysis read. */
+  analysed: string;
+}
+
+/** Write the kept lines, read again through the same descriptor; returns how many lines were written. */
+async function writeKept(job: KeptJob): Promise<number> {
+  const { input, out, analysis, settings, context } = job;
+  const decided = new DecidedLines(analysis);
+  const copied = createHash('sha256');
+  input.checkUnchanged();
   let written = 0;
-  if (/\.json$/i.test(file)) {
-    // A JSON array has no lines to copy: each kept element becomes one JSONL line.
-    for (const record of readText(await readFile(file, 'utf8'), file).records) {
-      if (byLine.get(record.line)?.some((r) => r.decision.kept)) {
-        await out.write(JSON.stringify(record.value) + '\n');
-        written++;
-      }
+  if (/\.json$/i.test(input.path)) {
+    // A JSON array has no lines to copy: each kept element becomes one line of its own text.
+    for (const record of readText(readDocument(input, (b) => copied.update(b)), input.path).records) {
+      // Several elements may start on one line: each takes the rollouts it gave, in order.
+      const text = keptElementText(record.raw, decided.next(rolloutsOfRecord(record, settings.fields, context)), settings.fields);
+      if (text === null) continue;
+      await out.write(text + '\n');
+      written++;
     }
-    return written;
-  }
-  const input = await open(file, 'r');
-  try {
-    for await (const lines of readInputLines(file)) {
-      // The original bytes of this batch, read once and only when a line is copied unchanged.
-      let bytes: Buffer | null = null;
+  } else {
+    // A parquet row's bytes are its JSON text and a line break: it is written as a line of JSON Lines.
+    for await (const lines of readInputLines(input.path, { input, keepBytes: true, onChunk: (b) => copied.update(b) })) {
       for (const line of lines) {
-        const text = keptLineText(line.raw, byLine.get(line.line));
-        if (text === null) continue;
-        // A parquet row has no bytes of its own in the file: its line is its JSON text.
-        if (text === line.raw && !isRowLine(line)) {
-          bytes ??= await readBatchBytes(input, lines, file);
-          await out.write(bytes.subarray(line.byteStart - lines[0]!.byteStart, line.byteEnd - lines[0]!.byteStart));
-        } else await out.write(text + '\n');
+        if (!line.bytes) continue;
+        const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, decided.of(line.line), settings.fields);
+        if (bytes === null) continue;
+        await out.write(bytes);
         written++;
       }
     }
-  } finally {
-    await input.close();
   }
+  checkSameBytes(input, job.analysed, copied);
   return written;
 }
 
-async function readBatchBytes(input: FileHandle, lines: readonly FileLine[], file: string): Promise<Buffer> {
-  const start = lines[0]!.byteStart;
-  const bytes = Buffer.alloc(lines[lines.length - 1]!.byteEnd - start);
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesRead } = await input.read(bytes, done, bytes.length - done, start + done);
-    if (bytesRead === 0) throw new Error(`${file} got shorter while it was being filtered`);
-    done += bytesRead;
+type Decided = { index: number; decision: { kept: boolean } };
+
+
+/** What was decided for each line, asked for in line order: rollouts are in file order, so one cursor walks them once. */
+class DecidedLines {
+  private row = 0;
+  private readonly count: number;
+
+  constructor(private readonly analysis: FileAnalysis) {
+    this.count = rolloutCount(analysis);
   }
-  return bytes;
+
+  /** Each rollout of `line` with whether PROF keeps it; undefined when the line holds none. */
+  of(line: number): Decided[] | undefined {
+    while (this.row < this.count && this.lineOf(this.row) < line) this.row++;
+    let found: Decided[] | undefined;
+    while (this.row < this.count && this.lineOf(this.row) === line) (found ??= []).push(this.decided(this.row++));
+    return found;
+  }
+
+  /** The next `n` rollouts. */
+  next(n: number): Decided[] | undefined {
+    const found: Decided[] = [];
+    while (found.length < n && this.row < this.count) found.push(this.decided(this.row++));
+    return found.length > 0 ? found : undefined;
+  }
+
+  private lineOf(row: number): number {
+    const { rows, rollouts } = this.analysis;
+    return rows ? rows.line(row) : rollouts[row]!.line;
+  }
+
+  private decided(row: number): Decided {
+    const { rows, rollouts } = this.analysis;
+    return rows ? { index: rows.index(row), decision: { kept: rows.isKept(row) } } : rollouts[row]!;
+  }
+}
+
+/** Refuses when the second read saw other bytes than the first (the file changed in place). */
+function checkSameBytes(input: InputFile, analysed: string, copied: Hash): void {
+  input.checkUnchanged();
+  if (copied.digest('hex') !== analysed) {
+    throw new InputFileError(`${input.path} changed while it was being filtered (its bytes are not the ones analysed): nothing was written; run again on a file that is not being written to`);
+  }
 }

@@ -1,11 +1,14 @@
 /** `prof-lens grade <cases.jsonl>`: answer equivalence, one `{"equal": bool}` line per `{"pred","gold"}` line. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { checkRegularFile } from '../../scoring/inputs/inputFile';
 import { createBoundedGrader, type BoundedVerdict, type GradePair } from '../../core/answer/boundedGrade';
 import { readText } from '../../core/reader';
 import { asText } from '../../core/fields';
 import { sharedCas } from '../../scoring/cas/casClient';
 import { UsageError } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+import { terminalJson } from '../terminalText';
 
 /** Lines graded per request to the CAS worker. */
 const BATCH = 512;
@@ -15,7 +18,10 @@ type Case = { line: number; pair: GradePair } | { line: number; error: string };
 export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
   const file = argv.find((a) => !a.startsWith('-'));
   if (!file) throw new UsageError('grade needs a file of {"pred": …, "gold": …} lines: prof-lens grade <cases.jsonl>');
-  const read = readText(await readFile(file, 'utf8'), file);
+  const path = resolve(io.cwd, file);
+  // Only a regular file: `/dev/zero` never ends and a FIFO blocks.
+  checkRegularFile(path);
+  const read = readText(await readFile(path, 'utf8'), file);
   const grader = createBoundedGrader(sharedCas());
   let problems = read.diagnostics.length;
   for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message}\n`);
@@ -33,13 +39,13 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
     for (const c of batch) {
       if ('error' in c) {
         io.stderr(`${file}:${c.line}: expected string fields "pred" and "gold"\n`);
-        io.stdout(JSON.stringify({ equal: null, error: c.error }) + '\n');
+        io.stdout(terminalJson(JSON.stringify({ equal: null, error: c.error })) + '\n');
         problems++;
         continue;
       }
       const verdict = verdicts[next++] as BoundedVerdict;
       if (verdict.notDecided !== undefined) io.stderr(`${file}:${c.line}: not decided: ${verdict.notDecided}\n`);
-      io.stdout(JSON.stringify(lineFor(verdict)) + '\n');
+      io.stdout(terminalJson(JSON.stringify(lineFor(verdict))) + '\n');
     }
   }
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;

@@ -1,24 +1,32 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
 import type { FileAnalysis } from '../../core/analysis';
+import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { parseArgs, UsageError } from '../args';
-import { analyseFile } from '../analyseFile';
+import { analyseAtThreshold } from '../threshold';
 import { renderReport } from '../reportText';
 import { withScorer } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
+import { terminalJson, terminalText } from '../terminalText';
+import { capText } from '../../core/presentation/capText';
 
 export async function reportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
   const file = args.positionals[0];
   if (!file) throw new UsageError('report needs a file: prof-lens report <file> [--json]');
-  const analysis = await withScorer(args, io, (scoring) => analyseFile(file, { settings: args.settings, ...scoring }, io));
-  if (args.flags.has('--json')) io.stdout(JSON.stringify(reportJson(analysis)) + '\n');
-  else io.stdout(renderReport(analysis, 110));
+  const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring));
+  if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(reportJson(analysis, threshold.source))) + '\n');
+  else io.stdout(terminalText(renderReport(analysis, 110, threshold.source)));
   printDiagnostics(analysis, io);
   return analysis.report.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
-/** The machine-readable report: DESIGN §8's fields first, then the rest. */
-export function reportJson(a: FileAnalysis): Record<string, unknown> {
+/** The threshold in a JSON output: its value, where it came from, and the calibration it came from. */
+export function thresholdJson(source: ThresholdSource): Record<string, unknown> {
+  return { value: source.value, source: source.kind, ...(source.kind === 'calibrated' ? { calibration: source.calibration } : {}) };
+}
+
+/** The machine-readable report: the contract's fields first, then the rest. */
+export function reportJson(a: FileAnalysis, threshold?: ThresholdSource): Record<string, unknown> {
   const { rollouts, groups, kept, dropped, unreadableLines, suspectedFalsePositives, byReason, ...rest } = a.report;
   return {
     file: a.fileName,
@@ -31,6 +39,7 @@ export function reportJson(a: FileAnalysis): Record<string, unknown> {
     byReason,
     scorer: a.scorer,
     settings: a.settings,
+    ...(threshold ? { threshold: thresholdJson(threshold) } : {}),
     ...rest,
     diagnostics: a.diagnostics.length,
   };
@@ -50,6 +59,6 @@ export function nothingReadable(a: FileAnalysis, io: CliIo, consequence: string)
 /** Unreadable lines and other problems go to stderr, each naming its line. */
 export function printDiagnostics(a: FileAnalysis, io: CliIo, limit = 20): void {
   const serious = a.diagnostics.filter((d) => d.severity !== 'info');
-  for (const d of serious.slice(0, limit)) io.stderr(`${a.fileName}:${d.line}: ${d.severity}: ${d.message}\n`);
+  for (const d of serious.slice(0, limit)) io.stderr(`${a.fileName}:${d.line}: ${d.severity}: ${capText(d.message, 1000)}\n`);
   if (serious.length > limit) io.stderr(`${a.fileName}: … and ${serious.length - limit} more problems\n`);
 }

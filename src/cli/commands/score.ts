@@ -2,21 +2,29 @@
  * `prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint>)`: every input
  * line written out with `step_scores` (one number per step, null for an unscored step; an array
  * per response for grouped lines) and `step_scores_meta`. All other fields, their order and their
- * formatting are kept; the output appears only when complete (temporary file, then rename).
+ * formatting are kept, and a line that gets no scores (blank, unreadable, no rollout) is copied as
+ * its bytes (invalid UTF-8 and CRLF included); an edited line keeps its terminator, and one that is
+ * not valid UTF-8 is edited on its bytes. The output appears only when complete (temporary file,
+ * then rename), and a Ctrl-C removes the temporary file. A JSON array (ProcessBench) is written as
+ * JSONL, one element per line, each from its own text.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
-import { readLine } from '../../core/reader';
+import { readLine, readText } from '../../core/reader';
 import { prepareRecord, type PreparedRollout } from '../../core/prepare';
 import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
 import type { FileLine } from '../../scoring/fileLines';
-import { readInputLines } from '../../scoring/inputs/inputFile';
+import type { InputFile } from '../../scoring/inputs/inputFile';
+import { readInputLines } from '../../scoring/inputs/inputLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formatsTrainers';
-import { inputFileSize } from '../analyseFile';
+import { readDocument } from '../../scoring/analysePath';
+import { openInput } from '../analyseFile';
+import { onOneLine } from '../../core/keptLines';
+import { FieldPresence } from '../../core/fieldPresence';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
@@ -28,9 +36,10 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const output = args.values.get('-o');
   if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
-  await inputFileSize(file, 'score');
+  // Refused before a model is opened: a folder (use trend), a file that is not a regular one, a binary file.
+  openInput(file, 'score', io).close();
   const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
-  const context = await adaptContextFor(file, { tokenizerDir });
+  const context = await adaptContextFor(resolve(io.cwd, file), { tokenizerDir });
   const model = await createModelScorer(args, io);
   if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
@@ -40,24 +49,34 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   let problems = 0;
   let scored = 0;
   const said = new Set<string>();
+  let input: InputFile | null = null;
   try {
+    input = openInput(file, 'score', io);
     const meta = metaOf(model.scorer);
+    const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
-    for await (const lines of readInputLines(file)) {
+    const unreadable = { count: 0 };
+    for await (const lines of inputLines({ file, input, io, unreadable })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
-        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, context, said });
+        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence, context, said });
         firstId += batch.rollouts;
         problems += batch.problems;
-        await writer.write(batch.text);
+        for (const piece of batch.pieces) await (piece instanceof Uint8Array ? writer.write(piece) : copyRange(input, piece, writer));
       }
     }
+    // A mapped path no record has is a mistake in the command: nothing is written.
+    const missing = presence.missing();
+    if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
+    problems += unreadable.count;
     scored = firstId;
+    // No rollout at all: an output of copied lines would look like a scored file.
     if (scored === 0) await writer.abort();
     else await writer.commit();
   } catch (error) {
     await writer.abort();
     throw error;
   } finally {
+    input?.close();
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
@@ -69,12 +88,37 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
+/**
+ * The input as lines: a JSONL file streamed with each line's bytes; a parquet file's rows, each a
+ * line of JSON; a JSON array (ProcessBench) read whole, each element on one line from its own text
+ * (tokens as written: `onOneLine`), so the output is JSONL with one element per line (`eval`
+ * reads it back).
+ */
+async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number } }): AsyncGenerator<FileLine[]> {
+  const { file, input, io, unreadable } = from;
+  const kind = input.kind();
+  if (kind !== 'json') {
+    yield* readInputLines(file, { input, kind, keepBytes: true });
+    return;
+  }
+  const read = readText(readDocument(input), file);
+  for (const d of read.diagnostics) {
+    if (d.severity === 'error') unreadable.count++;
+    io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
+  }
+  yield read.records.map((r) => {
+    const raw = onOneLine(r.raw);
+    return { line: r.line, raw, terminated: true, byteStart: 0, byteEnd: 0, bytes: Buffer.from(`${raw}\n`) };
+  });
+}
+
 function metaOf(scorer: Scorer): StepScoresMeta {
   const info = scorer.info;
   const meta: StepScoresMeta = { scorer: info.kind };
   if (info.model) meta.model = info.model;
   if (info.profile) meta.profile = info.profile;
   if (info.provider) meta.provider = info.provider;
+  if (scorer.modelIdentity) meta.identity = scorer.modelIdentity;
   return meta;
 }
 
@@ -85,13 +129,19 @@ interface BatchContext {
   meta: StepScoresMeta;
   io: CliIo;
   file: string;
+  /** Which paths of the field mapping some record has. */
+  presence: FieldPresence;
+  /** What the records need beyond the file (the tokenizer of token-id traces). */
   context: AdaptContext;
   /** Codes of the problems already reported. */
   said: Set<string>;
 }
 
+/** What to write for a line: bytes, or (for a line over the length limit, never held) its byte range in the input. */
+type Piece = Uint8Array | { start: number; end: number };
+
 /** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
-async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ text: string; rollouts: number; problems: number }> {
+async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ pieces: Piece[]; rollouts: number; problems: number }> {
   const perLine: { line: FileLine; rollouts: PreparedRollout[] | null }[] = [];
   let id = ctx.firstId;
   let problems = 0;
@@ -105,6 +155,7 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       perLine.push({ line, rollouts: null });
       continue;
     }
+    ctx.presence.observe(read.record.value);
     const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id, context: ctx.context });
     id += prepared.rollouts.length;
     const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
@@ -120,8 +171,35 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
   const all = perLine.flatMap((p) => p.rollouts ?? []);
   const scorings = await ctx.scorer.score(all.map((p) => ({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) })));
   const byId = new Map(all.map((p, i) => [p.rollout.id, scorings[i]!]));
-  const text = perLine.map(({ line, rollouts }) => (rollouts ? scoredLine(line.raw, rollouts, byId, ctx.meta) : line.raw) + '\n').join('');
-  return { text, rollouts: id - ctx.firstId, problems };
+  const pieces = perLine.map(({ line, rollouts }): Piece => {
+    if (!line.bytes) return { start: line.byteStart, end: line.byteEnd };
+    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, rollouts, byId, ctx.meta)) : line.bytes;
+  });
+  return { pieces, rollouts: id - ctx.firstId, problems };
+}
+
+/**
+ * An edited line as bytes: the edit made on the decoded text (valid UTF-8) or on the bytes one
+ * character each (otherwise: JSON's structure is ASCII, and what is written in is ASCII too), with
+ * the line's own BOM and terminator.
+ */
+function scoredLineBytes(line: FileLine, bytes: Buffer, edit: (raw: string) => string): Buffer {
+  const bom = line.byteStart === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const n = bytes.length;
+  const terminator = bytes[n - 1] === 10 ? (bytes[n - 2] === 13 ? 2 : 1) : bytes[n - 1] === 13 ? 1 : 0;
+  const body = line.invalidUtf8 ? Buffer.from(edit(bytes.toString('latin1', bom, n - terminator)), 'latin1') : Buffer.from(edit(line.raw), 'utf8');
+  return Buffer.concat([bytes.subarray(0, bom), body, bytes.subarray(n - terminator)]);
+}
+
+/** Copies `range` of the input to `writer`, a megabyte at a time. */
+async function copyRange(input: InputFile, range: { start: number; end: number }, writer: { write(data: Uint8Array): Promise<void> }): Promise<void> {
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  for (let at = range.start; at < range.end;) {
+    const read = input.read(chunk, 0, Math.min(chunk.length, range.end - at), at);
+    if (read === 0) throw new Error(`${input.path} got shorter while it was being scored`);
+    await writer.write(Buffer.from(chunk.subarray(0, read)));
+    at += read;
+  }
 }
 
 function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
@@ -129,7 +207,8 @@ function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, 
     const s = byId.get(p.rollout.id);
     return s && s.kind === 'scored' ? s.scores : null;
   };
-  const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped';
+  // A record of several responses gets a list per response (an episode of one trace too: it is read back by trace).
+  const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped' || rollouts[0]!.rollout.format === 'prime-rl';
   if (isGrouped) return withStepScores(raw, rollouts.map(scoresOf), meta);
   return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
 }

@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
 import { trendCsv, trendJson } from '../../core/run/trendOutput';
 import { createScorerChain } from '../../scoring/chain';
 import { defaultCacheDir } from '../../scoring/cache/identity';
-import { RunPathError, summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
+import { summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
+import { RunPathError } from '../../scoring/trend/runLayoutFiles';
 import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
 import { SummaryPool } from '../../scoring/trend/summaryPool';
 import { bundledWorkerPath } from '../../scoring/cas/casClient';
@@ -17,6 +18,7 @@ import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { renderTrend } from '../trend/trendTable';
+import { terminalJson, terminalText } from '../terminalText';
 
 function jobsOf(args: ParsedArgs): number {
   const value = args.values.get('--jobs');
@@ -117,7 +119,9 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       // A command waits for its files and cache entries anyway: they are looked up and stored with blocking calls.
       const identity = plan.scorer === null ? null : summaryIdentity({ settings: args.settings, scorer: plan.scorer, code: plan.code });
-      const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true });
+      const damaged: string[] = [];
+      const onDamaged = (entry: string, file: string): void => void damaged.push(`prof-lens trend: the cache entry ${entry} (for ${file}) is damaged: ignored, the file was summarised again\n`);
+      const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true, onDamaged });
       const split = args.flags.has('--validation') ? 'validation' as const : 'train' as const;
       const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true, split };
       const { onToDo, onLooked, onAllHandedOut } = plan;
@@ -127,9 +131,10 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       });
       progress.end();
       const scorer = createScorerChain(scoring.scorer, scoring.modelScorer).info;
-      if (args.flags.has('--json')) io.stdout(JSON.stringify(trendJson(result.runs, scorer, args.settings)) + '\n');
-      else if (args.flags.has('--csv')) io.stdout(trendCsv(result.runs));
-      else io.stdout(renderTrend(result.runs, scorer.label));
+      if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(trendJson(result.runs, scorer, args.settings))) + '\n');
+      else if (args.flags.has('--csv')) io.stdout(terminalText(trendCsv(result.runs)));
+      else io.stdout(terminalText(renderTrend(result.runs, scorer.label)));
+      for (const message of damaged) io.stderr(message);
       for (const message of result.modelErrors) io.stderr(`prof-lens trend: ${message} The checker scored instead.\n`);
       const problems = result.runs.flatMap((r) => r.problems);
       for (const p of problems) io.stderr(`${p.file}: ${p.message}\n`);

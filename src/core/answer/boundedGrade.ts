@@ -7,8 +7,9 @@
 import { casScreen, shorten } from '../casLimits';
 import type { CasService, CasTask } from '../casService';
 import { FAST_LEAVES } from './compare';
-import { MAX_ANSWER_CHARS } from './prepare';
-import { decide, predictedAnswer, prepare, prepareAnswer, type Prepared, type Verdict } from './grade';
+import { answerText, MAX_ANSWER_CHARS } from './prepare';
+import { decide, predictedAnswer, prepareAnswer, type Prepared, type Verdict } from './grade';
+import { nestingProblem } from './structure';
 
 /** A verdict; `notDecided` names why the CAS did not decide it (screened out, over budget). */
 export interface BoundedVerdict extends Verdict {
@@ -34,18 +35,21 @@ const CACHE_LIMIT = 200_000;
 /** A grader whose algebra runs in `cas`. */
 export function createBoundedGrader(cas: CasService): BoundedGrader {
   const verdicts = new Map<string, BoundedVerdict>();
-  const golds = new Map<string, Prepared | null>();
+  const golds = new Map<string, Prepared | string | null>();
   const answers = new Map<string, Prepared | null>();
 
   /** The verdict without the CAS, or the task to send it (with the key its verdict is cached under). */
   const local = (pair: GradePair): BoundedVerdict | { key: string; task: CasTask } => {
-    const g = remember(golds, pair.gold, () => prepare(pair.gold));
+    const g = remember(golds, pair.gold, () => prepareGold(pair.gold));
+    if (typeof g === 'string') return notDecided(g);
     if (g === null) return { equal: null, method: 'no-gold' };
     const answer = predictedAnswer(pair.pred, g);
     if (answer === null) return { equal: false, method: 'no-answer' };
     if (answer.length > MAX_ANSWER_CHARS) {
       return notDecided(`the answer is ${answer.length.toLocaleString('en-US')} characters long (the limit is ${MAX_ANSWER_CHARS.toLocaleString('en-US')})`);
     }
+    const tooDeep = nestingProblem(answer);
+    if (tooDeep !== null) return notDecided(tooDeep);
     const key = `${answer}\u0000${pair.gold}`;
     const known = verdicts.get(key);
     if (known) return known;
@@ -81,6 +85,14 @@ export function createBoundedGrader(cas: CasService): BoundedGrader {
     },
     cacheSize: () => verdicts.size,
   };
+}
+
+/** The gold prepared for comparison; null when it holds no answer, a reason when it is too deeply nested to read. */
+function prepareGold(gold: string): Prepared | string | null {
+  const answer = answerText(gold);
+  if (answer === null) return null;
+  const tooDeep = nestingProblem(answer);
+  return tooDeep === null ? prepareAnswer(answer) : `the gold answer is ${tooDeep}`;
 }
 
 function notDecided(reason: string): BoundedVerdict {

@@ -11,7 +11,7 @@ import { compareNodes, FAST_LEAVES, type LeafComparer, type Tri } from './compar
 import { normalizeAnswer } from './normalize';
 import { parseNumber, numbersEqual } from './numeric';
 import { answerText, extractChoice, isProse, MAX_ANSWER_CHARS, repairEscapes, tailOf } from './prepare';
-import { parseAnswer, type AnswerNode } from './structure';
+import { nestingDepth, MAX_ANSWER_DEPTH, parseAnswer, type AnswerNode } from './structure';
 
 /** A grading result; `equal: null` means undecided (the answer could not be read or compared). */
 export interface Verdict {
@@ -47,7 +47,7 @@ export interface Prepared {
 
 /** Normalises and parses an answer already taken out of its text. */
 export function prepareAnswer(answer: string): Prepared | null {
-  if (answer.length > MAX_ANSWER_CHARS) return null;
+  if (answer.length > MAX_ANSWER_CHARS || nestingDepth(answer) > MAX_ANSWER_DEPTH) return null;
   const { text, isPercent } = normalizeAnswer(answer);
   if (text === '') return null;
   return { text, node: parseAnswer(text), isPercent };

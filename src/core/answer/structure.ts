@@ -25,6 +25,32 @@ const OPENERS = new Set(['(', '[', '{']);
 const CLOSERS = new Set([')', ']', '}']);
 
 /**
+ * The deepest bracket nesting an answer is parsed at. Each level costs a scan of the text, and a
+ * final answer nests a few levels (`\left(\frac{\sqrt{2}}{2}, 1\right)` is three); past this it
+ * is not graded, with the depth as the reason.
+ */
+export const MAX_ANSWER_DEPTH = 20;
+
+/** The deepest nesting of `(`, `[`, `{` (and `\{`) in `text`, in one pass; unclosed brackets count. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
+/** Why an answer is too deeply nested to grade (`nested 30 deep …`), or null. */
+export function nestingProblem(text: string): string | null {
+  const depth = nestingDepth(text);
+  return depth > MAX_ANSWER_DEPTH ? `nested ${depth} deep (the limit is ${MAX_ANSWER_DEPTH})` : null;
+}
+
+/**
  * Splits at top-level occurrences of `sep` (a string or a LaTeX command). Brackets are counted
  * without matching their kinds, because half-open intervals (`[0, 1)`) are legal answers.
  */
@@ -57,40 +83,48 @@ export function splitTopLevel(s: string, sep: string): string[] {
   return parts;
 }
 
-/** Parses a normalised answer into its shape. */
-export function parseAnswer(s: string): AnswerNode {
+/**
+ * Parses a normalised answer into its shape. Each bracket level is parsed once, so the work is
+ * the text's length times its nesting depth; a text nested deeper than `MAX_ANSWER_DEPTH` (which
+ * callers refuse first, with a reason) is read no further than that depth, as atoms.
+ */
+export function parseAnswer(s: string, depth = 0): AnswerNode {
   const text = s.trim();
   const groups = splitTopLevel(text, ';').filter((p) => p.trim() !== '');
-  if (groups.length > 1) return { kind: 'list', items: groups.map(parseAnswer) };
+  if (groups.length > 1) return { kind: 'list', items: groups.map((g) => parseAnswer(g, depth + 1)) };
   const items = splitTopLevel(text, ',').filter((p) => p.trim() !== '');
-  if (items.length > 1) return { kind: 'list', items: items.map(parseItem) };
-  return parseItem(text);
+  if (items.length > 1) return { kind: 'list', items: items.map((item) => parseItem(item, depth + 1)) };
+  return parseItem(text, depth);
 }
 
-function parseItem(s: string): AnswerNode {
+/** Recursion past this is no answer anyone wrote: the rest is one atom (the stack stays small). */
+const MAX_PARSE_DEPTH = 3 * MAX_ANSWER_DEPTH;
+
+function parseItem(s: string, depth: number): AnswerNode {
   const text = s.trim();
+  if (depth > MAX_PARSE_DEPTH) return { kind: 'atom', text };
   const union = splitTopLevel(text, '\\cup');
-  if (union.length > 1) return { kind: 'union', items: union.map(parseItem) };
-  return parseRelation(text) ?? parsePlusMinus(text) ?? parseBracketed(text) ?? { kind: 'atom', text };
+  if (union.length > 1) return { kind: 'union', items: union.map((u) => parseItem(u, depth + 1)) };
+  return parseRelation(text, depth) ?? parsePlusMinus(text, depth) ?? parseBracketed(text, depth) ?? { kind: 'atom', text };
 }
 
 const RELATION_TOKEN = /\\approx(?![a-zA-Z])|\\le(?![a-zA-Z])|\\ge(?![a-zA-Z])|\\ne(?![a-zA-Z])|=|<|>/g;
 
-function parseRelation(text: string): AnswerNode | null {
+function parseRelation(text: string, depth: number): AnswerNode | null {
   const approx = splitTopLevel(text, '\\approx');
   if (approx.length > 1) {
     const left = approx[0]?.trim() ?? '';
-    return parseItem(/^[a-zA-Z](?:_\{?\w+\}?)?$/.test(left) ? (approx[approx.length - 1] ?? '') : left);
+    return parseItem(/^[a-zA-Z](?:_\{?\w+\}?)?$/.test(left) ? (approx[approx.length - 1] ?? '') : left, depth + 1);
   }
   const tokens = topLevelRelations(text);
   if (tokens.length === 0) return null;
   const ops = tokens.map((t) => t.op);
   if (ops.every((op) => op === '=') && ops.length > 1) {
     const lastOp = tokens[tokens.length - 1];
-    return lastOp === undefined ? null : parseItem(text.slice(lastOp.end));
+    return lastOp === undefined ? null : parseItem(text.slice(lastOp.end), depth + 1);
   }
   const parts = sliceAround(text, tokens);
-  if (tokens.length === 2) return doubleInequality(parts, ops);
+  if (tokens.length === 2) return doubleInequality(parts, ops, depth);
   const [lhs, rhs] = parts;
   const op = ops[0];
   if (op === undefined || lhs === undefined || rhs === undefined) return null;
@@ -142,38 +176,39 @@ function relation(op: string, lhs: string, rhs: string): AnswerNode {
 }
 
 /** `a < x \le b` is the interval `(a, b]`; any other pair of relations stays an expression. */
-function doubleInequality(parts: string[], ops: string[]): AnswerNode | null {
+function doubleInequality(parts: string[], ops: string[], depth: number): AnswerNode | null {
   const [low, , high] = parts;
   const [op1, op2] = ops;
   if (low === undefined || high === undefined || op1 === undefined || op2 === undefined) return null;
   const ascending = ['<', '\\le'];
   const descending = ['>', '\\ge'];
   if (ascending.includes(op1) && ascending.includes(op2)) {
-    return interval(low, high, op1 === '\\le', op2 === '\\le');
+    return interval({ low, high, closedLow: op1 === '\\le', closedHigh: op2 === '\\le' }, depth);
   }
   if (descending.includes(op1) && descending.includes(op2)) {
-    return interval(high, low, op2 === '\\ge', op1 === '\\ge');
+    return interval({ low: high, high: low, closedLow: op2 === '\\ge', closedHigh: op1 === '\\ge' }, depth);
   }
   return null;
 }
 
-function interval(low: string, high: string, closedLow: boolean, closedHigh: boolean): AnswerNode {
+function interval(ends: { low: string; high: string; closedLow: boolean; closedHigh: boolean }, depth: number): AnswerNode {
   return {
     kind: 'tuple',
-    open: closedLow ? '[' : '(',
-    close: closedHigh ? ']' : ')',
-    items: [parseItem(low), parseItem(high)],
+    open: ends.closedLow ? '[' : '(',
+    close: ends.closedHigh ? ']' : ')',
+    items: [parseItem(ends.low, depth + 1), parseItem(ends.high, depth + 1)],
   };
 }
 
 /** `a \pm b` stands for the two answers `a + b` and `a - b`. */
-function parsePlusMinus(text: string): AnswerNode | null {
+function parsePlusMinus(text: string, depth: number): AnswerNode | null {
   const parts = splitTopLevel(text, '\\pm');
   if (parts.length !== 2) return null;
   const [a, b] = parts.map((p) => p.trim());
   if (a === undefined || b === undefined || b === '') return null;
-  if (a === '') return { kind: 'list', spread: true, items: [parseItem(b), parseItem(`-${wrap(b)}`)] };
-  return { kind: 'list', spread: true, items: [parseItem(`${a}+${wrap(b)}`), parseItem(`${a}-${wrap(b)}`)] };
+  const item = (t: string): AnswerNode => parseItem(t, depth + 1);
+  if (a === '') return { kind: 'list', spread: true, items: [item(b), item(`-${wrap(b)}`)] };
+  return { kind: 'list', spread: true, items: [item(`${a}+${wrap(b)}`), item(`${a}-${wrap(b)}`)] };
 }
 
 function wrap(s: string): string {
@@ -182,30 +217,34 @@ function wrap(s: string): string {
 
 const MATRIX = /^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^{}]*\})?((?:(?!\\begin\{)[\s\S])*)\\end\{\1\}$/;
 
-function parseBracketed(text: string): AnswerNode | null {
+function parseBracketed(text: string, depth: number): AnswerNode | null {
   const matrix = MATRIX.exec(text);
-  if (matrix !== null) return parseMatrix(matrix[2] ?? '', text);
+  if (matrix !== null) return parseMatrix(matrix[2] ?? '', text, depth);
   if (text.startsWith('\\{') && text.endsWith('\\}') && closesAtEnd(text, 1)) {
     const inner = text.slice(2, -2);
-    return { kind: 'set', items: splitItems(inner) };
+    return { kind: 'set', items: splitItems(inner, depth).items };
   }
   const open = text[0] ?? '';
   const close = text[text.length - 1] ?? '';
   if (!'(['.includes(open) || !')]'.includes(close) || text.length < 2 || !closesAtEnd(text, 0)) return null;
   const inner = text.slice(1, -1);
-  const items = splitItems(inner);
+  const { items, isWhole } = splitItems(inner, depth);
   if (items.length === 1) {
     // `(\begin{pmatrix}...\end{pmatrix})`, `\left[\begin{array}...\right]`: brackets around one thing.
-    const only = parseItem(inner);
+    // When nothing was split off, the one item is the inner text already parsed: parsing it again
+    // at every level made `((((1))))` cost twice as much per bracket (30 levels: hours).
+    const only = isWhole ? (items[0] as AnswerNode) : parseItem(inner, depth + 1);
     return only.kind === 'matrix' || (open === '(' && close === ')') ? only : null;
   }
   return { kind: 'tuple', open, close, items };
 }
 
-function splitItems(inner: string): AnswerNode[] {
+/** The items of a bracket's inner text; `isWhole` when no separator split it (one item, the whole text). */
+function splitItems(inner: string, depth: number): { items: AnswerNode[]; isWhole: boolean } {
   const bySemicolon = splitTopLevel(inner, ';');
   const raw = bySemicolon.length > 1 ? bySemicolon : splitTopLevel(inner, ',');
-  return raw.filter((p) => p.trim() !== '').map(parseItem);
+  const items = raw.filter((p) => p.trim() !== '').map((p) => parseItem(p, depth + 1));
+  return { items, isWhole: raw.length === 1 };
 }
 
 /** Whether the bracket at `open` is closed by the last character (not `(1,2),(3,4)`). */
@@ -224,11 +263,11 @@ function closesAtEnd(text: string, open: number): boolean {
   return false;
 }
 
-function parseMatrix(body: string, text: string): AnswerNode {
+function parseMatrix(body: string, text: string, depth: number): AnswerNode {
   const rows = body
     .split(/\\\\/)
     .map((r) => r.trim())
     .filter((r) => r !== '')
-    .map((r) => r.split('&').map((c) => parseItem(c.trim())));
+    .map((r) => r.split('&').map((c) => parseItem(c.trim(), depth + 1)));
   return { kind: 'matrix', rows, text };
 }

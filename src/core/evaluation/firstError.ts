@@ -141,14 +141,20 @@ export function firstErrorOf(stepLabels: readonly (number | null)[] | null): num
 
 /**
  * Evaluation items from analysed rollouts: every one that carries labels. One the scorer could not
- * score stays in as a miss (as ProcessBench counts it), marked `isUnscored`.
+ * score stays in as a miss (as ProcessBench counts it), marked `isUnscored`; so does one whose
+ * every step score is null (how `prof-lens score` writes a rollout its model gave no verdict on).
  */
 export function evaluationItems(rollouts: readonly LabelledRollout[], subset: string): EvaluationItem[] {
   const items: EvaluationItem[] = [];
   for (const r of rollouts) {
     const firstErrorStep = firstErrorOf(r.stepLabels);
     if (firstErrorStep === null) continue;
-    items.push({ subset, stepScores: r.stepScores, firstErrorStep, ...(r.isScored ? {} : { isUnscored: true }) });
+    items.push({ subset, stepScores: r.stepScores, firstErrorStep, ...(hasVerdict(r) ? {} : { isUnscored: true }) });
   }
   return items;
+}
+
+/** Scored, with at least one step score (or no steps at all). */
+export function hasVerdict(r: Pick<LabelledRollout, 'isScored' | 'stepScores'>): boolean {
+  return r.isScored && (r.stepScores.length === 0 || r.stepScores.some((s) => s !== null));
 }

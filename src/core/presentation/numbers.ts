@@ -30,3 +30,34 @@ export function aurocWords(auroc: number | null): string {
   if (auroc >= 0.45) return 'hardly separates them (0.5 is chance)';
   return 'ranks incorrect answers above correct ones';
 }
+
+/** The most decimals a score is shown with beside a threshold before it is said in words. */
+const MAX_SCORE_DECIMALS = 8;
+
+/**
+ * A score shown beside the threshold it is compared with: two decimals, or as many more as it
+ * takes for the shown number to fall on the same side of the threshold (0.4999 below 0.5 is
+ * `0.4999`, never `0.50`); `just below 0.5` when even eight decimals would round across it.
+ */
+export function formatScoreBeside(value: number | null | undefined, threshold: number): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  const isBelow = value < threshold;
+  for (let decimals = 2; decimals <= MAX_SCORE_DECIMALS; decimals++) {
+    const shown = value.toFixed(decimals);
+    if (Number(shown) < threshold === isBelow) return shown;
+  }
+  return `${isBelow ? 'just below' : 'at'} ${threshold}`;
+}
+
+/**
+ * Two scores where the first is below the second, shown with the digits it takes for the shown
+ * numbers to keep that order (`0.598` and `0.6001`: `0.598`, `0.600`; never `0.60` below `0.60`).
+ */
+export function formatScoresApart(lower: number, higher: number): [string, string] {
+  for (let decimals = 2; decimals <= MAX_SCORE_DECIMALS; decimals++) {
+    const a = lower.toFixed(decimals);
+    const b = higher.toFixed(decimals);
+    if (Number(a) < Number(b)) return [a, b];
+  }
+  return [String(lower), String(higher)];
+}

@@ -4,6 +4,7 @@
  */
 import type { AnswerSource, Outcome, OutcomeKind } from '../model';
 import { clip } from './numbers';
+import { capText } from './capText';
 
 const OUTCOMES: Readonly<Record<OutcomeKind, { symbol: string; word: string }>> = {
   correct: { symbol: '✓', word: 'correct' },
@@ -44,6 +45,8 @@ export function answerSourceText(source: AnswerSource): string {
  */
 export function outcomeLine(outcome: Outcome, gold: string | null, field: string | null = null): string {
   const answer = outcome.answerFrom ? answerSourceText(outcome.answerFrom) : null;
+  // The field's name is the file's (a TRL reward column) or the user's path: shown clipped.
+  field = field === null ? null : capText(field, 80);
   if (gold === null && outcome.source === 'file') {
     const value = outcome.value === undefined || outcome.value === null ? '' : ` = ${String(outcome.value)}`;
     const extracted = outcome.extracted ? ` · answer ${clip(outcome.extracted, 60)}${answer ? ` (${answer})` : ''}` : '';

@@ -7,6 +7,7 @@
 import type { FormatId, RewardField } from '../model';
 import type { QuestionReading } from '../transcript/prompt';
 import { TEMPLATE_NAMES, type TurnRole } from '../transcript/turns';
+import { capText } from './capText';
 
 const FORMAT_NAMES: Readonly<Record<FormatId, string>> = {
   verl: 'verl rollout dump',
@@ -61,7 +62,8 @@ function rewardValue(value: RewardField['value']): string {
 /** `accuracy_reward 1 (the outcome) · format_reward 0 · advantage 0.866`; null when the file has none. */
 export function rewardsText(rewards: readonly RewardField[] | null | undefined, outcomeField: string | null | undefined): string | null {
   if (!rewards || rewards.length === 0) return null;
-  return rewards.map((r) => `${r.name} ${rewardValue(r.value)}${r.name === outcomeField ? ' (the outcome)' : ''}`).join(' · ');
+  // Names are the file's keys: quoted capped, as every message that quotes input.
+  return rewards.map((r) => `${capText(r.name, 80)} ${rewardValue(r.value)}${r.name === outcomeField ? ' (the outcome)' : ''}`).join(' · ');
 }
 
 const TURN_LABELS: Readonly<Record<TurnRole, string>> = {

@@ -135,14 +135,16 @@ function p90Of(values: Float64Array): number | null {
 }
 
 /** Group tallies: groups where every rollout with a binary outcome is correct, or none is. */
-function groupTallies(rollouts: readonly StepRollout[]): { allCorrect: number; allIncorrect: number } {
-  const byGroup = new Map<string, { correct: number; incorrect: number }>();
-  for (const r of rollouts) {
-    let g = byGroup.get(r.group);
-    if (!g) byGroup.set(r.group, (g = { correct: 0, incorrect: 0 }));
-    if (r.outcome.kind === 'correct') g.correct++;
-    else if (r.outcome.kind === 'incorrect') g.incorrect++;
-  }
+type Tally = { correct: number; incorrect: number };
+
+function tally(byGroup: Map<string, Tally>, r: StepRollout): void {
+  let g = byGroup.get(r.group);
+  if (!g) byGroup.set(r.group, (g = { correct: 0, incorrect: 0 }));
+  if (r.outcome.kind === 'correct') g.correct++;
+  else if (r.outcome.kind === 'incorrect') g.incorrect++;
+}
+
+function groupTallies(byGroup: Map<string, Tally>): { allCorrect: number; allIncorrect: number } {
   let allCorrect = 0;
   let allIncorrect = 0;
   for (const g of byGroup.values()) {
@@ -152,21 +154,26 @@ function groupTallies(rollouts: readonly StepRollout[]): { allCorrect: number; a
   return { allCorrect, allIncorrect };
 }
 
-/** The part of `step` that one analysis (one step's records of one file) gives. */
-export function partFromAnalysis(step: number, firstLine: number, report: FileReport, rollouts: readonly StepRollout[]): StepPart {
-  const tallies = groupTallies(rollouts);
-  const chars = new Float64Array(rollouts.length);
+/**
+ * The part of `step` that one analysis (one step's records of one file) gives. `rollouts` are
+ * walked once, and not kept (an entry object may be reused for the next rollout).
+ */
+export function partFromAnalysis(step: number, firstLine: number, report: FileReport, rollouts: Iterable<StepRollout>): StepPart {
+  const byGroup = new Map<string, Tally>();
+  const chars = new Float64Array(report.rollouts);
   let charTotal = 0;
   let rankedCorrect = 0;
   let scoredRollouts = 0;
-  for (let i = 0; i < rollouts.length; i++) {
-    const r = rollouts[i]!;
-    chars[i] = r.responseChars;
+  let i = 0;
+  for (const r of rollouts) {
+    tally(byGroup, r);
+    chars[i++] = r.responseChars;
     charTotal += r.responseChars;
     if (r.decision.rank === null) continue;
     if (r.outcome.kind === 'correct') rankedCorrect++;
     if (r.decision.score !== null) scoredRollouts++;
   }
+  const tallies = groupTallies(byGroup);
   return {
     step,
     firstLine,

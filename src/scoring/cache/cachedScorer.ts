@@ -24,6 +24,11 @@ export interface CachedScorer extends Scorer {
   readonly lastCacheError: Error | undefined;
   /** The items the cache cannot answer: what scoring them would send to the model. */
   misses(items: readonly ScoreItem[]): Promise<ScoreItem[]>;
+  /**
+   * What went wrong with the cache (damaged entries ignored, a cache that could not be read or
+   * written), once: null on later calls and when nothing did.
+   */
+  takeCacheNotice(): string | null;
 }
 
 /**
@@ -83,6 +88,18 @@ class CachingScorer implements CachedScorer {
   async misses(items: readonly ScoreItem[]): Promise<ScoreItem[]> {
     const found = await Promise.all(items.map((item) => this.tolerate(this.cache.get(this.keyOf(item)))));
     return items.filter((_, i) => found[i] === undefined);
+  }
+
+  private isNoticeTaken = false;
+
+  takeCacheNotice(): string | null {
+    if (this.isNoticeTaken) return null;
+    const parts: string[] = [];
+    if (this.cache.skippedLines > 0) parts.push(`${this.cache.skippedLines} damaged entr${this.cache.skippedLines === 1 ? 'y' : 'ies'} of ${this.cache.file} ignored (scored again)`);
+    if (this.lastCacheError) parts.push(`the score cache could not be used: ${this.lastCacheError.message}`);
+    if (parts.length === 0) return null;
+    this.isNoticeTaken = true;
+    return parts.join('; ');
   }
 
   endpointStatus(): EndpointStatus[] {

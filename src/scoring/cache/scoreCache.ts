@@ -5,7 +5,7 @@
  * file outgrows its cap the oldest entries are evicted and the file is rewritten atomically.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StepScoring } from '../../core/model';
 
@@ -144,6 +144,9 @@ interface Loaded {
 async function readLines(file: string): Promise<Loaded> {
   let text: string;
   try {
+    // Only a regular file: a cache path made a FIFO or a device must not block or fill memory.
+    const info = await stat(file);
+    if (!info.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTFILE' });
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -180,9 +183,17 @@ function isStepScoring(value: unknown): value is StepScoring {
   if (typeof v.scorer !== 'string') return false;
   if (v.kind === 'unscored') return typeof v.reason === 'string';
   if (v.kind !== 'scored' || !Array.isArray(v.scores)) return false;
-  const scoresOk = v.scores.every((s) => s === null || (typeof s === 'number' && Number.isFinite(s)));
+  // The cache is a file anyone can edit: an entry is used only in the shape a scorer gives.
+  const scoresOk = v.scores.every((s) => s === null || (typeof s === 'number' && s >= 0 && s <= 1));
   const notesOk = v.notes === undefined || (Array.isArray(v.notes) && v.notes.every((n) => n === null || typeof n === 'string'));
-  return scoresOk && notesOk;
+  const notDecidedOk = v.notDecided === undefined || (Array.isArray(v.notDecided) && v.notDecided.every(isNotDecided));
+  return scoresOk && notesOk && notDecidedOk;
+}
+
+function isNotDecided(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const n = value as Record<string, unknown>;
+  return Number.isInteger(n.step) && typeof n.text === 'string' && typeof n.reason === 'string';
 }
 
 /**

@@ -133,8 +133,10 @@ function isValidLeft(side: Side): boolean {
     // A lone number after a word belongs to the phrase: `1 in 4 = 1/4`, `3 to 4 = 0.75`.
     if (OPERATOR_WORDS.has(stop.text.toLowerCase()) || isVariableWord(stop)) return false;
     if (body.every((t) => t.kind === 'num' || t.kind === 'percent')) return false;
-    if (first.kind === 'op') return false;
+    // A parenthesis right after a word annotates it: `candy ($5) = $65`, `Val's points (16) = 24`.
+    if (first.kind === 'op' || first.kind === 'lparen') return false;
   }
+  if (hasAside(side.tokens)) return false;
   return first.kind !== 'op' || isUnaryMinus(side.tokens);
 }
 
@@ -142,6 +144,27 @@ function isValidLeft(side: Side): boolean {
 function isUnaryMinus(tokens: readonly Token[]): boolean {
   const [sign, next] = tokens.filter((t) => t.kind !== 'money');
   return sign?.text === '-' && (next?.kind === 'num' || next?.kind === 'lparen');
+}
+
+/** Kinds that end an operand: a parenthesis after one of them would be read as a product. */
+const OPERAND_ENDS = new Set(['num', 'rparen', 'percent', 'sup']);
+
+/**
+ * `16 + 16 (+ 20) = 52`: a parenthesis after an operand that opens with an operator (a `-` only
+ * when a space follows it, since `2(-3)` is a product) is an aside, not a factor. Which term it
+ * adds to is anybody's guess, so the side is not checked.
+ */
+function hasAside(tokens: readonly Token[]): boolean {
+  for (let k = 0; k < tokens.length; k++) {
+    if (tokens[k]?.kind !== 'lparen') continue;
+    const before = neighbour(tokens, k, -1);
+    let j = k + 1;
+    while (tokens[j]?.kind === 'space') j++;
+    const after = tokens[j];
+    if (!before || !OPERAND_ENDS.has(before.kind) || after?.kind !== 'op') continue;
+    if (after.text !== '-' || tokens[j + 1]?.kind === 'space') return true;
+  }
+  return false;
 }
 
 /** A walk only ever stops at a `space` token when it holds a line break. */
@@ -153,7 +176,7 @@ function isValidRight(side: Side): boolean {
   const body = significant(side.tokens);
   const first = body[0];
   const last = body[body.length - 1];
-  if (!first || !last || !body.some((t) => t.kind === 'num') || last.kind === 'op') return false;
+  if (!first || !last || !body.some((t) => t.kind === 'num') || last.kind === 'op' || hasAside(side.tokens)) return false;
   if (first.kind === 'op' && !isUnaryMinus(side.tokens)) return false;
   const stop = side.stopper;
   if (!stop) return true;

@@ -17,11 +17,14 @@ export type Evaluation =
 
 class SyntaxFailure extends Error {}
 
-/** Evaluate tokens (spaces and currency signs are ignored). */
-export function evaluate(tokens: readonly Token[], percent: PercentReading = 'fraction'): Evaluation {
+/**
+ * Evaluate tokens (spaces and currency signs are ignored). `values` replaces the value of some
+ * number tokens (a written decimal read at the edge of its rounding).
+ */
+export function evaluate(tokens: readonly Token[], percent: PercentReading = 'fraction', values?: ReadonlyMap<Token, Rational>): Evaluation {
   const significant = tokens.filter((t) => t.kind !== 'space' && t.kind !== 'money');
   if (significant.length === 0) return { ok: false, reason: 'syntax' };
-  const parser = new Parser(significant, percent);
+  const parser = new Parser(significant, percent, values);
   try {
     const value = parser.expression();
     if (!parser.atEnd()) return { ok: false, reason: 'syntax' };
@@ -39,6 +42,7 @@ class Parser {
   constructor(
     private readonly tokens: readonly Token[],
     private readonly percent: PercentReading,
+    private readonly values?: ReadonlyMap<Token, Rational>,
   ) {}
 
   atEnd(): boolean {
@@ -114,7 +118,7 @@ class Parser {
   private primary(): Rational {
     const t = this.tokens[this.at++];
     if (!t) throw new SyntaxFailure('unexpected end');
-    if (t.kind === 'num') return parseDecimal(t.text);
+    if (t.kind === 'num') return this.values?.get(t) ?? parseDecimal(t.text);
     // The radical binds a primary: people write `√16` and `√(16)`, not `√16!`.
     if (t.kind === 'sqrt') return pow(this.primary(), rational(1n, 2n));
     if (t.kind === 'lparen') {

@@ -7,6 +7,7 @@ import { findTextClaims, type Claim } from './claims';
 import { findMathSpans, mathPairs } from './latex';
 import { latexToArithmetic } from './latexArithmetic';
 import { tokenize, type Token } from './tokens';
+import { cappedList } from '../../core/presentation/listWords';
 import { judge, literal, type Verdict } from './verdict';
 
 /** A claim with its verdict. */
@@ -97,15 +98,12 @@ export interface StepScores {
 export interface StepOutcome {
   score: number;
   /**
-   * The false claims (`16 - 3 = 12 is false (13)`), else what was verified
-   * (`checked: 4 \times 12 = 48`), else null when the step held nothing to check.
+   * The false claims (`16 - 3 = 12 is false (13)`, the first three, then how many more), else what
+   * was verified (`checked: 4 \times 12 = 48`), else null when the step held nothing to check.
    */
   note: string | null;
   isFlagged: boolean;
 }
-
-/** The most verified claims a note lists before it says how many more there were. */
-const LISTED_CHECKS = 3;
 
 /** Fold a step's verdicts into its score; a claim still waiting for the CAS counts as unchecked. */
 export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores): StepOutcome {
@@ -120,15 +118,13 @@ export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores):
     seen.add(key);
     falseNotes.push(falseNote(claim, verdict));
   }
-  if (falseNotes.length > 0) return { score: scores.falseClaim, note: falseNotes.join('; '), isFlagged: true };
+  if (falseNotes.length > 0) return { score: scores.falseClaim, note: cappedList(falseNotes), isFlagged: true };
   return { score: scores.pass, note: checkedNote(held), isFlagged: false };
 }
 
 /** `checked: 4 \times 12 = 48; 48 - 30 = 18` (a few, then how many more); null when nothing held. */
 function checkedNote(held: readonly string[]): string | null {
-  if (held.length === 0) return null;
-  const more = held.length > LISTED_CHECKS ? ` (+${held.length - LISTED_CHECKS} more)` : '';
-  return `checked: ${held.slice(0, LISTED_CHECKS).join('; ')}${more}`;
+  return held.length === 0 ? null : `checked: ${cappedList(held)}`;
 }
 
 function falseNote(claim: Claim, verdict: { actual: string; stated: string }): string {

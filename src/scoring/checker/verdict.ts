@@ -1,7 +1,8 @@
 /**
  * Deciding one claim. A claim is false only when every reasonable reading of it is false: `%` as a
  * hundredth or as a label, a trailing `!` as factorial or punctuation, a written result as exact or
- * as rounded to the decimals it shows, a chain `16 - 3 = 13 - 4 = 9` as a running total.
+ * as rounded to the decimals it shows (also inside a sum: `9 + 8/3 = 9 + 2.67`), a chain
+ * `16 - 3 = 13 - 4 = 9` as a running total.
  */
 import type { Claim } from './claims';
 import { evaluate, type PercentReading } from './expression';
@@ -10,6 +11,7 @@ import {
   type Rational,
 } from './rational';
 import type { Token } from './tokens';
+import { withinWrittenRounding } from './writtenRounding';
 
 export type Verdict =
   | { status: 'holds' }
@@ -64,10 +66,17 @@ function anyReadingHolds(claim: Claim): boolean {
         if (!r.ok) continue;
         const sides = { lhs: l.value, rhs: r.value, lhsLiteral: literal(claim.lhs, lr), rhsLiteral: literal(rhs, rr) };
         if (agrees(sides, claim.relation)) return true;
+        if (claim.relation === 'eq' && isWrittenRounding(claim.lhs, rhs, { lhs: l.value, rhs: r.value }, { lhs: lr, rhs: rr })) return true;
       }
     }
   }
   return false;
+}
+
+/** `9 + 8/3 = 9 + 2.67`: one side exact, the other holding decimals rounded from it. */
+function isWrittenRounding(lhs: readonly Token[], rhs: readonly Token[], values: { lhs: Rational; rhs: Rational }, readings: { lhs: PercentReading; rhs: PercentReading }): boolean {
+  return withinWrittenRounding(rhs, { tokens: lhs, value: values.lhs }, readings.rhs)
+    || withinWrittenRounding(lhs, { tokens: rhs, value: values.rhs }, readings.lhs);
 }
 
 /** A side that is one written number: its value and how many decimals it shows. */

@@ -103,7 +103,8 @@ class ChatCritic extends ServedScorer implements CriticScorer {
   }
 
   private async ask(item: ScoreItem, signal: AbortSignal): Promise<ChatAnswer | { unscored: string }> {
-    const { model = '' } = await this.ready(signal);
+    await this.ready(signal);
+    const model = this.servedId;
     const messages = criticMessages(item.prompt, item.steps);
     const budget = this.answerBudget(messages[0]!.content);
     if (budget < MIN_ANSWER_TOKENS) return { unscored: `unscored (context): the rollout leaves no room for an answer in the critic's context` };
@@ -149,8 +150,9 @@ class ChatCritic extends ServedScorer implements CriticScorer {
     this.totals.requests++;
     const prompt = field(usage, 'prompt_tokens');
     const completion = field(usage, 'completion_tokens');
-    if (typeof prompt === 'number') this.totals.promptTokens += prompt;
-    if (typeof completion === 'number') this.totals.completionTokens += completion;
+    // A server's counts are counted only when they are counts (`1e400` reads as Infinity).
+    if (typeof prompt === 'number' && Number.isFinite(prompt) && prompt >= 0) this.totals.promptTokens += prompt;
+    if (typeof completion === 'number' && Number.isFinite(completion) && completion >= 0) this.totals.completionTokens += completion;
   }
 }
 

@@ -11,7 +11,7 @@ import { resolveSettings, type ProfSettings } from '../../core/settings';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import type { AnalysisSource, SendPlan } from '../../protocol/analysis';
 import type { ScoreItem, Scorer } from '../scorer';
-import { readInputLines } from '../inputs/inputFile';
+import { readInputLines } from '../inputs/inputLines';
 import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from './criticScorer';
 
 /** What the plan is made from. */

@@ -45,6 +45,12 @@ interface Slot {
   failures: number;
   /** Failures in a row: while above 0 the endpoint gets one request at a time. */
   streak: number;
+  /**
+   * Counts the times the endpoint was set aside. A request that fails after the endpoint was set
+   * aside while it was in flight is part of the same failure (a dropped connection fails every
+   * request on it at once): it does not lengthen the pause again.
+   */
+  failureEpoch: number;
   setAsideUntil: number;
   lastError?: string;
   retiredBecause?: string;
@@ -62,7 +68,7 @@ export class EndpointPool {
 
   constructor(private readonly options: EndpointPoolOptions) {
     if (options.bases.length === 0) throw new Error('an endpoint pool needs at least one URL');
-    this.slots = options.bases.map((base) => ({ base, inFlight: 0, done: 0, failures: 0, streak: 0, setAsideUntil: 0, isVerified: !options.verify, lastPick: 0 }));
+    this.slots = options.bases.map((base) => ({ base, inFlight: 0, done: 0, failures: 0, streak: 0, failureEpoch: 0, setAsideUntil: 0, isVerified: !options.verify, lastPick: 0 }));
   }
 
   /** The base URLs, in the order given. */
@@ -81,6 +87,7 @@ export class EndpointPool {
     let lastError: EndpointError | undefined;
     for (let attempt = 0; attempt <= this.options.retries; attempt++) {
       const slot = await this.pick(combined);
+      const epoch = slot.failureEpoch;
       slot.inFlight++;
       this.changed();
       try {
@@ -95,7 +102,7 @@ export class EndpointPool {
       } catch (error) {
         combined.throwIfAborted();
         if (!(error instanceof EndpointError) || !error.isTransient) throw error;
-        this.setAside(slot, error);
+        this.setAside(slot, error, epoch);
         lastError = error;
       } finally {
         slot.inFlight--;
@@ -177,10 +184,22 @@ export class EndpointPool {
     slot.lastError = undefined;
   }
 
-  private setAside(slot: Slot, error: EndpointError): void {
+  /**
+   * Sets an endpoint aside after a failure that may pass. `startedAt`: the endpoint's failure epoch
+   * when the failed request was sent; a request in flight when the endpoint was already set aside
+   * counts as a failure but does not double the pause (eight requests dropped with one connection
+   * pushed the pause to its 30 s cap at once).
+   */
+  private setAside(slot: Slot, error: EndpointError, startedAt?: number): void {
     slot.failures++;
-    slot.streak++;
     slot.lastError = error.message;
+    if (startedAt !== undefined && startedAt < slot.failureEpoch) {
+      if (error.retryAfterMs !== undefined) slot.setAsideUntil = Math.max(slot.setAsideUntil, Date.now() + error.retryAfterMs);
+      this.changed();
+      return;
+    }
+    slot.failureEpoch++;
+    slot.streak++;
     slot.setAsideUntil = Date.now() + (error.retryAfterMs ?? backoffMs(this.options.retryBaseMs, slot.streak - 1));
     this.changed();
   }

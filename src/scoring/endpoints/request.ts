@@ -56,6 +56,8 @@ export interface RequestPolicy extends AttemptOptions {
   retryBaseMs: number;
 }
 
+import { capText, previewJson } from '../../core/presentation/capText';
+
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 /** A server asking for a longer pause than this (a daily quota) fails now rather than stalling the run. */
@@ -71,7 +73,7 @@ export async function requestOnce(url: string, body: unknown, options: AttemptOp
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, {
+    response = await fetchSameOrigin(url, {
       method: body === undefined ? 'GET' : 'POST',
       headers: {
         accept: 'application/json',
@@ -89,6 +91,34 @@ export async function requestOnce(url: string, body: unknown, options: AttemptOp
   }
   if (response.status >= 200 && response.status < 300) return parseBody(url, text, options.secrets);
   throw statusError({ url, status: response.status, text, retryAfter: response.headers.get('retry-after'), secrets: options.secrets });
+}
+
+/** Redirects followed within one origin before the request fails. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * `fetch`, following redirects only within the URL's own origin (scheme, host and port). A
+ * redirect to another origin is refused: followed, a 307 would send the rollouts (and an API key
+ * the server's proxy added) to a server the user never named.
+ */
+async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(current, { ...init, redirect: 'manual' });
+    if (response.status < 300 || response.status >= 400 || response.status === 304) return response;
+    const location = response.headers.get('location');
+    await response.body?.cancel().catch(() => undefined);
+    if (location === null) return response;
+    const next = new URL(location, current);
+    if (next.origin !== new URL(url).origin) {
+      throw new EndpointError(
+        `${url} redirected the request to ${capText(next.href, 200)}, another server: refused (rollouts are only sent to the URL you give); if that server is the right one, use its URL`,
+        { url, status: response.status, isConfiguration: true },
+      );
+    }
+    if (hop >= MAX_REDIRECTS) throw new EndpointError(`${url} redirected the request more than ${MAX_REDIRECTS} times`, { url, status: response.status, isConfiguration: true });
+    current = next.href;
+  }
 }
 
 /** `requestOnce` with retries and backoff for transient failures, honouring `Retry-After`. */
@@ -238,7 +268,7 @@ function errorMessageOf(text: string): string {
     const found = messageField(parsed) ?? messageField(field(parsed, 'error'));
     if (found !== undefined) return clip(found);
     const detail = field(parsed, 'detail');
-    if (detail !== undefined) return clip(typeof detail === 'string' ? detail : JSON.stringify(detail));
+    if (detail !== undefined) return clip(typeof detail === "string" ? detail : previewJson(detail, MAX_MESSAGE_CHARS));
   } catch {
     // Not JSON: a proxy's HTML page or plain text; show it as it is.
   }

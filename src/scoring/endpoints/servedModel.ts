@@ -9,6 +9,7 @@ import { servedModelIdentity } from '../cache/identity';
 import { EndpointPool, type PoolAnswer } from './endpointPool';
 import { parseBaseUrls } from './endpointUrls';
 import { EndpointError, requestJson } from './request';
+import { capText } from '../../core/presentation/capText';
 
 /** What a server says about the model it serves. `created` is left out: vLLM stamps it per request. */
 export interface ModelFacts {
@@ -50,8 +51,8 @@ export function readModelFacts(body: unknown, url: string, wanted?: string): Mod
   }
   const model = wanted === undefined ? models[0]! : models.find((m) => m['id'] === wanted);
   if (!model) {
-    const served = models.map((m) => String(m['id'])).slice(0, 5).join(', ');
-    throw new EndpointError(`${url} does not serve "${wanted}" (it serves ${served})`, { url, isConfiguration: true });
+    const served = models.slice(0, 5).map((m) => capText(String(m['id']), 100)).join(', ');
+    throw new EndpointError(`${url} does not serve "${capText(wanted ?? '', 100)}" (it serves ${served})`, { url, isConfiguration: true });
   }
   const text = (key: string): string | null => (typeof model[key] === 'string' && model[key] !== '' ? (model[key] as string) : null);
   const maxModelLen = model['max_model_len'];
@@ -68,7 +69,8 @@ export function readModelFacts(body: unknown, url: string, wanted?: string): Mod
 export function describeFacts(facts: ModelFacts): string {
   const extra = [facts.root && facts.root !== facts.id && `root ${facts.root}`, facts.maxModelLen !== null && `max_model_len ${facts.maxModelLen}`]
     .filter(Boolean).join(', ');
-  return extra ? `${facts.id} (${extra})` : facts.id;
+  const id = capText(facts.id, 200);
+  return extra ? `${id} (${capText(extra, 300)})` : id;
 }
 
 function sameModel(a: ModelFacts, b: ModelFacts): boolean {

@@ -10,6 +10,10 @@ import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from '../scorer';
 import { mapBounded } from './boundedMap';
 import { hostOf } from './endpointUrls';
 import { ServedModel, type ServedModelOptions } from './servedModel';
+import { capText } from '../../core/presentation/capText';
+
+/** Longest model id shown or stored (the whole id is still what the requests name). */
+const MAX_MODEL_ID_CHARS = 200;
 
 /** A scorer for a served model: `ready()` resolves the model before anything is scored. */
 export interface EndpointScorer extends Scorer {
@@ -42,9 +46,18 @@ export abstract class ServedScorer implements EndpointScorer {
 
   abstract identity(signal?: AbortSignal): Promise<string>;
 
+  /**
+   * The served model's id as the server gave it, sent back in every request. `info.model` (shown,
+   * and written into every scored line's `step_scores_meta`) is the same id capped: a server that
+   * names its model with a megabyte of text must not copy it into every line.
+   */
+  protected servedId = '';
+
   async ready(signal?: AbortSignal): Promise<ScorerInfo> {
     const facts = await this.served.ready(this.signal(signal));
-    Object.assign(this.info, { model: facts.id, label: this.labelFor(facts.id) });
+    this.servedId = facts.id;
+    const shown = capText(facts.id, MAX_MODEL_ID_CHARS);
+    Object.assign(this.info, { model: shown, label: this.labelFor(shown) });
     return this.info;
   }
 

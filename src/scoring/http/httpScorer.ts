@@ -58,13 +58,13 @@ class PoolingScorer extends ServedScorer {
   }
 
   protected scoreOne(item: ScoreItem, signal: AbortSignal): Promise<StepScoring> {
-    return this.scoreItem(item, this.info.model ?? '', signal);
+    return this.scoreItem(item, this.servedId, signal);
   }
 
   /** The probe's scores to two decimals: enough to tell models apart, not float noise. */
   private async scoreProbe(signal?: AbortSignal): Promise<string> {
-    const { model = '' } = await this.ready(signal);
-    const result = await this.scoreItem(SMOKE_ROLLOUT, model, this.signal(signal));
+    await this.ready(signal);
+    const result = await this.scoreItem(SMOKE_ROLLOUT, this.servedId, this.signal(signal));
     return result.kind === 'scored' ? result.scores.map((s) => (s === null ? 'null' : s.toFixed(2))).join(',') : `unscored:${result.reason}`;
   }
 
@@ -76,7 +76,7 @@ class PoolingScorer extends ServedScorer {
   }
 
   private async scoreItem(item: ScoreItem, model: string, signal: AbortSignal): Promise<StepScoring> {
-    const scorer = `http:${this.profile}@${model}`;
+    const scorer = `http:${this.profile}@${this.info.model ?? ''}`;
     if (item.steps.length === 0) return { kind: 'scored', scores: [], scorer };
     const plan = await this.planItem(item);
     if (plan.kind === 'unscored') return { kind: 'unscored', reason: plan.reason, scorer };
@@ -102,10 +102,9 @@ function toScoring({ body, url }: PoolAnswer, request: PoolingInput, scorer: str
   try {
     pairs = readPairs(body);
   } catch (error) {
-    if (error instanceof PoolingShapeError) {
-      throw new EndpointError(`configuration error: ${url} answered, but not as a PRM does: ${error.message}; ${CONFIGURATION_HINT}`, { url, isConfiguration: true });
-    }
-    throw error;
+    // Whatever went wrong reading the answer names the server that gave it.
+    const what = error instanceof PoolingShapeError ? error.message : `its answer could not be read (${error instanceof Error ? error.message : String(error)})`;
+    throw new EndpointError(`configuration error: ${url} answered, but not as a PRM does: ${what}; ${CONFIGURATION_HINT}`, { url, isConfiguration: true });
   }
   if (pairs.length !== request.expectedPairs) {
     const counts = `${count(pairs.length, 'step score')} for ${count(request.expectedPairs, 'step')}`;

@@ -4,6 +4,7 @@
  * boundary) and how to read the answer (`data[0].data` = one `[p_neg, p_pos]` pair per separator).
  */
 import { buildQwenPrmText, textInputProblem } from './qwenPrompt';
+import { previewJson } from '../../core/presentation/capText';
 
 /** What to post for one rollout, and how many pairs must come back. */
 export interface PoolingInput {
@@ -81,7 +82,7 @@ export function readPairs(body: unknown): number[][] {
 }
 
 function checkPair(pair: unknown, index: number): number[] {
-  const where = `"data[0].data[${index}]" is ${JSON.stringify(pair)}`;
+  const where = `"data[0].data[${index}]" is ${previewJson(pair)}`;
   if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((p) => typeof p === 'number' && Number.isFinite(p))) {
     throw new PoolingShapeError(`${where}, not a [p_neg, p_pos] pair (is the server's pooler a STEP pooler with 2 classes?)`);
   }

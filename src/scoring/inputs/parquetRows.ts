@@ -6,8 +6,8 @@
  * treats it as a line of JSON Lines. 64-bit integers become numbers, NaN (a reward function's None)
  * becomes null.
  */
-import { open, stat } from 'node:fs/promises';
 import type { FileLine } from '../fileLines';
+import type { InputFile } from './inputFile';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */
 export const MAX_PARQUET_BYTES = 512 * 1024 * 1024;
@@ -27,33 +27,37 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-async function readWhole(path: string): Promise<ArrayBuffer> {
-  const size = (await stat(path)).size;
-  if (size > MAX_PARQUET_BYTES) throw new Error(`${path} is ${(size / 1048576).toFixed(0)} MB: parquet files are read whole, and PROF Lens reads up to ${MAX_PARQUET_BYTES / 1048576} MB of one`);
-  const handle = await open(path, 'r');
-  try {
-    const bytes = new Uint8Array(size);
-    let done = 0;
-    while (done < size) {
-      const { bytesRead } = await handle.read(bytes, done, size - done, done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return bytes.buffer.slice(0, done);
-  } finally {
-    await handle.close();
+function readWhole(input: InputFile): Uint8Array {
+  const size = input.size;
+  if (size > MAX_PARQUET_BYTES) throw new Error(`${input.path} is ${(size / 1048576).toFixed(0)} MB: parquet files are read whole, and PROF Lens reads up to ${MAX_PARQUET_BYTES / 1048576} MB of one`);
+  const bytes = new Uint8Array(size);
+  let done = 0;
+  while (done < size) {
+    const read = input.read(bytes, done, size - done, done);
+    if (read === 0) break;
+    done += read;
   }
+  return bytes.subarray(0, done);
 }
 
-/** The rows of a parquet file as lines of JSON text, numbered from 1 in the file's row order. */
-export async function parquetLines(path: string): Promise<FileLine[]> {
+/**
+ * The rows of a parquet file as lines of JSON text, numbered from 1 in the file's row order.
+ * `onChunk` hears the file's bytes (to hash what was read); `keepBytes` gives each line its text
+ * as bytes with a line break, which is what `filter` and `score` write for a row.
+ */
+export async function parquetLines(input: InputFile, options: { onChunk?: (bytes: Uint8Array) => void; keepBytes?: boolean } = {}): Promise<FileLine[]> {
   const { parquetReadObjects } = await import('hyparquet');
+  const bytes = readWhole(input);
+  options.onChunk?.(bytes);
   let rows: Record<string, unknown>[];
   try {
-    rows = await parquetReadObjects({ file: await readWhole(path) });
+    rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${path} could not be read as parquet: ${reason} (PROF Lens reads uncompressed and Snappy-compressed parquet, as pandas writes it by default)`);
+    throw new Error(`${input.path} could not be read as parquet: ${reason} (PROF Lens reads uncompressed and Snappy-compressed parquet, as pandas writes it by default)`);
   }
-  return rows.map((row, i) => ({ line: i + 1, raw: JSON.stringify(plain(row)), terminated: true, byteStart: 0, byteEnd: 0 }));
+  return rows.map((row, i): FileLine => {
+    const raw = JSON.stringify(plain(row));
+    return { line: i + 1, raw, terminated: true, byteStart: 0, byteEnd: 0, ...(options.keepBytes ? { bytes: Buffer.from(`${raw}\n`) } : {}) };
+  });
 }

@@ -5,11 +5,12 @@
  * or in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`).
  * Nothing is downloaded: when none is found, the message says exactly what to fetch and where.
  */
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { AdaptContext, TokenDecoder } from '../../core/formatsTrainers';
+import { InputFile } from './inputFile';
 
 /** Where to look, beside the metadata. */
 export interface TokenizerLookup {
@@ -25,17 +26,17 @@ export interface TokenizerLookup {
  * run is asked, so the usual answer reads 64 KB.
  */
 async function firstLine(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+  // Only a regular file is opened (a FIFO would block), as every input is.
+  const input = InputFile.open(path);
   try {
-    const read = async (size: number): Promise<string> => {
+    const read = (size: number): string => {
       const bytes = Buffer.alloc(size);
-      const { bytesRead } = await handle.read(bytes, 0, size, 0);
-      return firstLineOf(bytes.subarray(0, bytesRead).toString('utf8'));
+      return firstLineOf(bytes.subarray(0, input.read(bytes, 0, size, 0)).toString('utf8'));
     };
-    const head = await read(64 * 1024);
+    const head = read(64 * 1024);
     return head.includes('"prompt_tokens"') && !head.includes('"response_tokens"') ? read(1024 * 1024) : head;
   } finally {
-    await handle.close();
+    input.close();
   }
 }
 

@@ -1,17 +1,19 @@
 /**
- * The `onnx` scorer: a PRM exported to ONNX, run by onnxruntime-node in a worker thread. The host
- * tokenizes (per the model folder's profile), packs rollouts into length-sorted batches and hands
- * them to the worker in windows, so tokenizing the next window overlaps running the current one.
+ * The `onnx` scorer: a PRM exported to ONNX, run by onnxruntime-node in a worker thread. The
+ * model folder's tokenizer runs in a worker of its own on a time budget (its `tokenizer.json` can
+ * hold a pattern that never finishes); the host packs the tokenized rollouts into length-sorted
+ * batches and hands them to the ONNX worker in windows, so tokenizing the next window overlaps
+ * running the current one.
  */
 import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { StepScoring } from '../../core/model';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from '../scorer';
-import { buildPrmInput, type PrmInput } from '../profiles/prmInput';
-import { parseProfileManifest, resolveProfile, type PrmProfile } from '../profiles/profile';
-import { loadPrmTokenizer, type PrmTokenizer } from '../profiles/tokenizer';
+import type { PrmInput } from '../profiles/prmInput';
+import { parseProfileManifest, type PrmProfile } from '../profiles/profile';
+import { TokenizerClient } from '../profiles/tokenizerClient';
 import { planBatches, type BatchRow } from './batching';
 import { OnnxWorkerClient, abortError } from './workerClient';
 
@@ -26,6 +28,8 @@ export interface OnnxScorerOptions {
   batchTokens?: number;
   /** The bundled worker script; default `onnxWorker.js` beside this bundle. */
   workerPath?: string;
+  /** Milliseconds the tokenizer may take to load, or on one rollout (default 15 s). */
+  tokenizerBudgetMs?: number;
 }
 
 /** Scorer info plus why the requested providers were not used, when the session fell back. */
@@ -59,6 +63,14 @@ const DEFAULT_BATCH_TOKENS = 16384;
 const FIRST_WINDOW_BATCHES = 2;
 const WINDOW_BATCHES = 8;
 const CONTEXT_NOTE = 'unscored (context)';
+/** Rollouts tokenized per request to the tokenizer's worker. */
+const TOKENIZE_CHUNK = 64;
+
+/** The tokenizer worker beside a given ONNX worker bundle, when it is there (else the package's own). */
+function tokenizerWorkerBeside(workerPath: string | undefined): { workerPath?: string } {
+  const beside = workerPath === undefined ? null : join(dirname(workerPath), 'tokenizerWorker.js');
+  return beside !== null && existsSync(beside) ? { workerPath: beside } : {};
+}
 
 async function readManifest(modelDir: string): Promise<unknown> {
   const path = join(modelDir, 'prof-lens.json');
@@ -74,8 +86,11 @@ export async function createOnnxScorer(options: OnnxScorerOptions): Promise<Onnx
   const modelPath = join(options.modelDir, 'model.onnx');
   if (!existsSync(modelPath)) throw new Error(`no model.onnx in ${options.modelDir}`);
   const manifest = parseProfileManifest(await readManifest(options.modelDir));
-  const tokenizer = await loadPrmTokenizer(options.modelDir);
-  const profile = resolveProfile(manifest, tokenizer);
+  const tokens = new TokenizerClient({ modelDir: options.modelDir, manifest, ...(options.tokenizerBudgetMs ? { budgetMs: options.tokenizerBudgetMs } : {}), ...tokenizerWorkerBeside(options.workerPath) });
+  const profile = await tokens.load().catch(async (error: unknown) => {
+    await tokens.dispose();
+    throw error;
+  });
   const client = new OnnxWorkerClient({
     workerPath: options.workerPath ?? join(__dirname, 'onnxWorker.js'),
     init: {
@@ -86,12 +101,12 @@ export async function createOnnxScorer(options: OnnxScorerOptions): Promise<Onnx
       readout: profile.readout,
     },
   });
-  return new OnnxScorerImpl({ profile, tokenizer, client, batchTokens: options.batchTokens ?? DEFAULT_BATCH_TOKENS });
+  return new OnnxScorerImpl({ profile, tokens, client, batchTokens: options.batchTokens ?? DEFAULT_BATCH_TOKENS });
 }
 
 interface ScorerParts {
   profile: PrmProfile;
-  tokenizer: PrmTokenizer;
+  tokens: TokenizerClient;
   client: OnnxWorkerClient;
   batchTokens: number;
 }
@@ -163,17 +178,13 @@ class OnnxScorerImpl implements OnnxScorer {
   }
 
   async dispose(): Promise<void> {
-    await this.parts.client.dispose();
+    await Promise.all([this.parts.client.dispose(), this.parts.tokens.dispose()]);
   }
 
-  private build(item: ScoreItem): Built {
-    try {
-      const { profile, parts } = this;
-      const input = buildPrmInput({ profile, tokenizer: parts.tokenizer, prompt: item.prompt, steps: item.steps });
-      return { input, steps: item.steps.length };
-    } catch (err) {
-      return { error: err instanceof Error ? err.message : String(err) };
-    }
+  /** Input ids of items `from`…`to`, tokenized in the tokenizer's worker. */
+  private async build(items: readonly ScoreItem[], signal: AbortSignal): Promise<Built[]> {
+    const inputs = await this.parts.tokens.build(items.map((item) => ({ prompt: item.prompt, steps: item.steps })), signal);
+    return inputs.map((b, k) => ('error' in b ? b : { input: b.input, steps: (items[k] as ScoreItem).steps.length }));
   }
 
   private async scoreAll(items: readonly ScoreItem[], run: RequestRun): Promise<StepScoring[]> {
@@ -181,8 +192,10 @@ class OnnxScorerImpl implements OnnxScorer {
     let window: BatchRow[] = [];
     let windowTokens = 0;
     let windowLimit = FIRST_WINDOW_BATCHES * this.parts.batchTokens;
+    let tokenized: Built[] = [];
     for (let i = 0; i < items.length; i++) {
-      const b = this.build(items[i] as ScoreItem);
+      if (i % TOKENIZE_CHUNK === 0) tokenized = await this.build(items.slice(i, i + TOKENIZE_CHUNK), run.controller.signal);
+      const b = tokenized[i % TOKENIZE_CHUNK] as Built;
       built[i] = b;
       if ('error' in b || b.input.separatorPositions.length === 0) {
         this.report(run, 1);

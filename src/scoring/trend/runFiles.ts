@@ -5,16 +5,13 @@
  * that says why; the other files go on.
  */
 import { statSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
-import { compareRunFiles } from '../../core/run/trainingStep';
-import { RUN_LAYOUT_NAMES, type RunLayout, type RunSplit } from '../../core/run/runLayout';
-import { readRunLayout } from './runLayoutFiles';
-import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
+import type { RunSplit } from '../../core/run/runLayout';
 import type { FieldRole } from '../../core/settings';
 import type { SummaryCache } from './summaryCache';
 import type { JobOptions, SummaryOutcome } from './summaryPool';
+import { layoutNote, noFilesMessage, runFilesOf, type SkippedFile } from './runLayoutFiles';
 
 /** Summarises one file (a worker pool's job, or an in-process analysis). */
 export type FileSummariser = (file: string, options: JobOptions) => Promise<SummaryOutcome>;
@@ -63,66 +60,6 @@ export interface FilesResult {
   scorerLabel: string | null;
   /** Why a configured model did not score (the checker did), once per distinct message. */
   modelErrors: string[];
-}
-
-/** A run path is neither a folder nor a file. */
-export class RunPathError extends Error {}
-
-/**
- * The run's files, absolute, in step order: the step files of the folder as its trainer laid them
- * out (verl's `{step}.jsonl`, TRL's `completions/completions_{step}.parquet`, NeMo-RL's
- * `train_data_step{N}.jsonl`, prime-rl's `step_N/train/all/traces.jsonl`, open-instruct's shards),
- * or the one file given. `split: 'validation'` takes the validation dumps instead (NeMo-RL's
- * `val_data_step{N}.jsonl`, prime-rl's `step_N/eval/all/`). A `.json` object in the folder that
- * holds no rollouts (a config, a metrics file) is not a step. Empty and unreadable files stay in,
- * to be named as problems.
- */
-export async function listRunFiles(path: string, fields: Partial<Record<FieldRole, string>> = {}, split: RunSplit = 'train'): Promise<string[]> {
-  return (await runFilesOf(path, fields, split)).files;
-}
-
-/** A run's files and its layout (null for a run that is one file). */
-export async function runFilesOf(path: string, fields: Partial<Record<FieldRole, string>> = {}, split: RunSplit = 'train'): Promise<{ files: string[]; layout: RunLayout | null }> {
-  const absolute = resolve(path);
-  const info = await stat(absolute).catch(() => null);
-  if (!info) throw new RunPathError(`${path}: no such folder or file`);
-  if (info.isFile()) return { files: [absolute], layout: null };
-  if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file`);
-  const layout = await readRunLayout(absolute);
-  const files = [...layout[split]].sort(compareRunFiles).map((name) => join(absolute, name));
-  const isStep = await Promise.all(files.map((file) => (/\.json$/i.test(file) ? mayBeStepFile(file, fields) : true)));
-  return { files: files.filter((_, i) => isStep[i]), layout };
-}
-
-/** Why a run folder gave no files, and where its other files are. */
-function noFilesMessage(layout: RunLayout | null, split: RunSplit): string {
-  if (split === 'validation') return `holds no validation dumps (looked for NeMo-RL's val_data_step*.jsonl and prime-rl's step_*/eval/all/traces.jsonl; verl writes them to a folder of their own, validation_data_dir, which is a run of its own)`;
-  const elsewhere = layout && layout.validation.length ? ` (only ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'}: read them with --validation)` : '';
-  return `holds no step files${elsewhere}: looked for {step}.jsonl / .json / .parquet files, completions/completions_*.parquet (TRL), train_data_step*.jsonl (NeMo-RL), step_*/train/all/traces.jsonl (prime-rl) and *_rollouts_*.jsonl (open-instruct)`;
-}
-
-/** What a run's layout adds to its report: whose layout it is, and the validation dumps left apart. */
-export function layoutNote(layout: RunLayout | null, split: RunSplit): string | null {
-  // A plain folder of step files (verl's) needs no word about it.
-  if (!layout || (layout.kind === 'step-files' && layout.validation.length === 0)) return null;
-  const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart (a run of their own: trend --validation, or Open Training Run on one of them)` : '';
-  return `${RUN_LAYOUT_NAMES[layout.kind]}${split === 'validation' ? ', validation dumps' : ''}${apart}`;
-}
-
-/** False for a JSON object document whose first 64 KB hold no rollout record (a run's config or metrics). */
-export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<boolean> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return true;
-  try {
-    const buffer = Buffer.alloc(DETECTION_PREFIX_CHARS);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const prefix = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
-    if (!/^\s*\{/.test(prefix)) return true;
-    const isWholeText = bytesRead < buffer.length;
-    return holdsRollouts(prefix, { fileName: file, fields, isWholeText });
-  } finally {
-    await handle.close();
-  }
 }
 
 function failed(file: string, size: number, mtimeMs: number, message: string): FileSummary {
@@ -260,7 +197,8 @@ export async function summariseFiles(files: readonly string[], options: Summaris
 /** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */
 export async function summariseRuns(paths: readonly string[], options: SummariseFilesOptions): Promise<{ runs: RunSummary[]; scorerLabel: string | null; modelErrors: string[] }> {
   const split = options.split ?? 'train';
-  const listed = await Promise.all(paths.map((path) => runFilesOf(path, options.fields, split)));
+  const skipped = paths.map((): SkippedFile[] => []);
+  const listed = await Promise.all(paths.map((path, r) => runFilesOf(path, { ...(options.fields ? { fields: options.fields } : {}), split, skipped: skipped[r]! })));
   const all = listed.flatMap((l) => l.files);
   const result = await summariseFiles(all, options);
   let offset = 0;
@@ -271,6 +209,7 @@ export async function summariseRuns(paths: readonly string[], options: Summarise
     offset += count;
     const note = layoutNote(layout, split);
     if (note !== null) run.layout = note;
+    run.problems.push(...skipped[r]!);
     if (count === 0) run.problems.push({ file: path, message: noFilesMessage(layout, split) });
     else if (run.steps.length === 0) run.problems.push({ file: path, message: `no training step in its ${count} file${count === 1 ? '' : 's'}: none held a readable rollout (see the problems above)` });
     return run;

@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isRunFile, type RunLayoutKind, type RunSplit } from '../../core/run/runLayout';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
-import { layoutNote, mayBeStepFile, runFilesOf, summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
+import { summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
+import { layoutNote, mayBeStepFile, runFilesOf } from './runLayoutFiles';
 import type { SummaryCache } from './summaryCache';
 
 export interface RunTrackerDeps {
@@ -73,7 +74,7 @@ export class RunTracker {
   async start(): Promise<void> {
     const info = await stat(this.path).catch(() => null);
     this.isFileRun = info?.isFile() ?? false;
-    const { files, layout } = await runFilesOf(this.path, {}, this.split);
+    const { files, layout } = await runFilesOf(this.path, { split: this.split });
     this.layoutKind = layout?.kind ?? 'step-files';
     this.layoutText = layoutNote(layout, this.split);
     await this.read(files);
@@ -116,7 +117,7 @@ export class RunTracker {
 
   /** Compares the folder with what is known (sizes and times only) and reads what is new or changed. */
   async rescan(): Promise<void> {
-    const files = await runFilesOf(this.path, {}, this.split).then((r) => r.files, () => [] as string[]);
+    const files = await runFilesOf(this.path, { split: this.split }).then((r) => r.files, () => [] as string[]);
     const present = new Set(files);
     for (const file of [...this.known.keys()]) if (!present.has(file)) this.deleted(file);
     for (const file of files) void this.refreshFile(file);

@@ -12,6 +12,7 @@ import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';
 import type { FileFigures } from '../../core/run/runSummary';
 import { Analyzer } from '../analyse';
 import type { AdaptContext } from '../../core/formatsTrainers';
+import { eachBrief } from '../../core/analysis';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorer';
 
@@ -124,7 +125,7 @@ class FileSummariser {
     this.open.delete(step);
     const analysis = await open.analyzer.finish();
     for (const d of analysis.diagnostics) this.note(d);
-    if (analysis.report.rollouts > 0) this.parts.push(partFromAnalysis(step, open.firstLine, analysis.report, analysis.rollouts));
+    if (analysis.report.rollouts > 0) this.parts.push(partFromAnalysis(step, open.firstLine, analysis.report, eachBrief(analysis)));
   }
 }
 

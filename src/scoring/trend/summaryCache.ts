@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FileSummary } from '../../core/run/runSummary';
+import { isFileSummary } from '../../core/run/summaryShape';
 
 /** Bumped when the shape or meaning of a summary changes. */
 const ENTRY_VERSION = 1;
@@ -114,6 +115,19 @@ function blockingFiles(folder: string): EntryFiles {
   };
 }
 
+/** An entry in every field, or null (not JSON, or not the shape written: `parts: [null]`, a count that is text …). */
+function parseEntry(text: string): Entry | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const entry = value as Partial<Entry>;
+  return typeof entry.version === 'number' && typeof entry.identity === 'string' && isFileSummary(entry.summary) ? (entry as Entry) : null;
+}
+
 function temporaryPath(path: string): string {
   return `${path}.${randomBytes(6).toString('hex')}.tmp`;
 }
@@ -123,24 +137,25 @@ function temporaryPath(path: string): string {
  * such as a model folder's content hash: the cache waits for it). `blocking`: read and write
  * entries with blocking calls (a command line, never the editor).
  */
-export function createSummaryCache(dir: string, identityOf: string | Promise<string>, options: { blocking?: boolean } = {}): SummaryCache {
+export function createSummaryCache(dir: string, identityOf: string | Promise<string>, options: { blocking?: boolean; onDamaged?: (entry: string, file: string) => void } = {}): SummaryCache {
   const folder = join(dir, 'trend');
   const files = options.blocking ? blockingFiles(folder) : pooledFiles(folder);
   const entryPath = async (file: string): Promise<string> => join(folder, `${createHash('sha256').update(await identityOf).update('\0').update(resolve(file)).digest('hex').slice(0, 40)}.json`);
   return {
     async get(file, stamp) {
       const identity = await identityOf;
-      const text = await files.read(await entryPath(file));
+      const path = await entryPath(file);
+      const text = await files.read(path);
       if (text === null) return null;
-      try {
-        const entry = JSON.parse(text) as Entry;
-        const s = entry.summary;
-        const isSame = entry.version === ENTRY_VERSION && entry.identity === identity && s.file === file && s.size === stamp.size && s.mtimeMs === stamp.mtimeMs;
-        return isSame && Array.isArray(s.parts) ? s : null;
-      } catch {
-        // A damaged entry is a miss; the file is summarised again and the entry rewritten.
+      const entry = parseEntry(text);
+      if (entry === null) {
+        // A damaged entry is a miss, said once; the file is summarised again and the entry rewritten.
+        options.onDamaged?.(path, file);
         return null;
       }
+      const s = entry.summary;
+      const isSame = entry.version === ENTRY_VERSION && entry.identity === identity && s.file === file && s.size === stamp.size && s.mtimeMs === stamp.mtimeMs;
+      return isSame ? s : null;
     },
     async set(summary) {
       const entry: Entry = { version: ENTRY_VERSION, identity: await identityOf, summary };

@@ -5,12 +5,24 @@
  * are written atomically by the same writer as `prof-lens filter`.
  */
 import * as vscode from 'vscode';
-import { resolveSettings } from '../../core/settings';
+import { resolveSettings, type ProfSettings } from '../../core/settings';
 import type { RolloutSummary } from '../../protocol/analysis';
 import type { DecisionFormat, ExportResult, WhatIfSettings } from '../../protocol/panel';
 import { checkOutputs, writeFileAtomic } from '../../scoring/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
-import { decideFile, decisionsCsv, decisionsJsonl, keptBytes } from './exportFiles';
+import { decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from './exportFiles';
+import { InputFile } from '../../scoring/inputs/inputFile';
+import { parquetLines } from '../../scoring/inputs/parquetRows';
+
+/** A parquet file's rows as lines of JSON, read from disk (a parquet file is never an edited document). */
+async function parquetRowLines(path: string): Promise<{ line: number; raw: string }[]> {
+  const input = InputFile.open(path);
+  try {
+    return await parquetLines(input);
+  } finally {
+    input.close();
+  }
+}
 
 /** Which export, of which file, under which settings (null: as analysed). */
 export interface ExportJob {
@@ -46,10 +58,20 @@ async function sourceBytes(source: vscode.Uri, analysedVersion: number): Promise
   return vscode.workspace.fs.readFile(source);
 }
 
-async function contents(job: ExportJob, rollouts: readonly RolloutSummary[], target: vscode.Uri, version: number): Promise<{ bytes: Uint8Array; lines: number } | string> {
+interface Analysed {
+  rollouts: readonly RolloutSummary[];
+  version: number;
+  /** The field mapping the analysis used: the arrays it read are the ones trimmed. */
+  fields: ProfSettings['fields'];
+}
+
+async function contents(job: ExportJob, analysed: Analysed, target: vscode.Uri): Promise<{ bytes: Uint8Array; lines: number } | string> {
+  const { rollouts } = analysed;
   if (job.what === 'kept') {
-    const bytes = await sourceBytes(job.source, version);
-    return typeof bytes === 'string' ? bytes : keptBytes(bytes, rollouts, job.source.path);
+    // A parquet file has no lines to copy: its kept rows are written as lines of JSON, as `filter` writes them.
+    if (/\.parquet$/i.test(job.source.path) && job.source.scheme === 'file') return keptRowBytes(await parquetRowLines(job.source.fsPath), rollouts, analysed.fields);
+    const bytes = await sourceBytes(job.source, analysed.version);
+    return typeof bytes === 'string' ? bytes : keptBytes(bytes, rollouts, job.source.path, analysed.fields);
   }
   const format = job.what === 'auto' ? (/\.csv$/i.test(target.path) ? 'csv' : 'jsonl') : job.what;
   const text = format === 'csv' ? decisionsCsv(rollouts) : decisionsJsonl(rollouts);
@@ -73,7 +95,7 @@ export async function runExport(store: Store, job: ExportJob): Promise<ExportRes
     }
     const analysed = analysis.index.all;
     const rollouts = job.settings ? decideFile(analysed, resolveSettings({ ...analysis.summary.settings, ...job.settings })) : analysed;
-    const output = await contents(job, rollouts, target, analysis.version);
+    const output = await contents(job, { rollouts, version: analysis.version, fields: analysis.summary.settings.fields }, target);
     if (typeof output === 'string') return { status: 'failed', message: output };
     if (target.scheme === 'file') await writeFileAtomic(target.fsPath, output.bytes);
     else await vscode.workspace.fs.writeFile(target, output.bytes);

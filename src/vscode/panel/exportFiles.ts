@@ -6,7 +6,7 @@
 import { decideAll, NOT_SUSPECTED } from '../../core/groups';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
-import { keptLineText } from '../../core/keptLines';
+import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/keptLines';
 import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
@@ -96,29 +96,63 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Kept rollouts of a file given as its bytes (`.json` arrays become one JSONL line per kept element). */
-export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[], fileName: string): KeptOutput {
+/**
+ * Kept rollouts of a file given as its bytes: the same bytes `prof-lens filter` writes (`.json`
+ * arrays: one line per kept element, from its own text). `fields`: the analysis's field mapping.
+ */
+export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[], fileName: string, fields: ProfSettings['fields'] = {}): KeptOutput {
   const lines = byLine(rollouts);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder('utf-8');
   const chunks: Uint8Array[] = [];
   if (/\.json$/i.test(fileName)) {
+    // Several elements may start on one line: each takes the rollouts it gave, in file order.
+    const ordered = [...rollouts].sort((a, b) => a.id - b.id);
+    let next = 0;
     for (const record of readText(decoder.decode(bytes), fileName).records) {
-      if (lines.get(record.line)?.some((r) => r.decision.kept)) chunks.push(encoder.encode(JSON.stringify(record.value) + '\n'));
+      const count = rolloutsOfRecord(record, fields);
+      const own = ordered.slice(next, next + count);
+      next += count;
+      const text = keptElementText(record.raw, own.length > 0 ? own : undefined, fields);
+      if (text !== null) chunks.push(encoder.encode(text + '\n'));
     }
     return { bytes: concat(chunks), lines: chunks.length };
   }
   // Lines end where the analysis ended them (`\r\n`, `\n`, lone `\r`), so line numbers match.
+  const strict = new TextDecoder('utf-8', { fatal: true });
   const breaks = new LineBreakScanner(bytes);
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
     const at = breaks.find(start);
     const end = at ? at.next : bytes.length;
     const from = start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : start;
-    const raw = decoder.decode(bytes.subarray(from, at ? at.end : bytes.length));
-    const text = keptLineText(raw, lines.get(line));
-    if (text !== null) chunks.push(text === raw ? bytes.subarray(start, end) : encoder.encode(text + '\n'));
+    const content = bytes.subarray(from, at ? at.end : bytes.length);
+    const raw = decoder.decode(content);
+    const invalidUtf8 = raw.includes('\uFFFD') && !isValidUtf8(strict, content);
+    const kept = keptLineBytes({ raw, bytes: bytes.subarray(start, end), ...(invalidUtf8 ? { invalidUtf8 } : {}) }, lines.get(line), fields);
+    if (kept !== null) chunks.push(kept);
     start = end;
   }
   return { bytes: concat(chunks), lines: chunks.length };
+}
+
+/** Kept rows of a parquet file (each row a line of JSON): the lines `prof-lens filter` writes for them. */
+export function keptRowBytes(rows: readonly { line: number; raw: string }[], rollouts: readonly RolloutSummary[], fields: ProfSettings['fields'] = {}): KeptOutput {
+  const lines = byLine(rollouts);
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  for (const row of rows) {
+    const text = keptLineText(row.raw, lines.get(row.line), fields);
+    if (text !== null) chunks.push(encoder.encode(text + '\n'));
+  }
+  return { bytes: concat(chunks), lines: chunks.length };
+}
+
+function isValidUtf8(strict: { decode(bytes: Uint8Array): string }, bytes: Uint8Array): boolean {
+  try {
+    strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }

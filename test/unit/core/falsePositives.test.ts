@@ -29,7 +29,7 @@ describe('evidence rules', () => {
   it('prof-dropped names the consistency gap to the weakest kept correct rollout', () => {
     const group = [r(0, true, 0.9), r(1, true, 0.4), r(2, true, 0.8), r(3, false, 0.3), r(4, false, 0.2)];
     const [, dropped] = flags(group, { m: 3, threshold: 0.3 });
-    expect(dropped).toEqual({ rules: ['prof-dropped', 'bottom-half'], evidence: { lowStep: null, gap: { measure: 'score', value: 0.4, reference: 0.8 } } });
+    expect(dropped).toEqual({ rules: ['prof-dropped', 'bottom-half'], evidence: { lowStep: null, weakestStep: null, gap: { measure: 'score', value: 0.4, reference: 0.8 } } });
   });
 
   it('a correct rollout dropped for the step-count penalty is not a false positive by that', () => {
@@ -46,9 +46,9 @@ describe('evidence rules', () => {
     expect(flags(long, { m: 4 }).every((f) => f.rules.length === 0)).toBe(true);
   });
 
-  it('weak-step names the first low step and its score', () => {
+  it('weak-step names the first low step and the weakest one', () => {
     const group: RankInput[] = [{ id: 0, correct: true, scores: [0.9, 0.2, 0.1] }, r(1, true, 0.9)];
-    expect(flags(group)[0]?.evidence).toEqual({ lowStep: { step: 1, score: 0.2 }, gap: { measure: 'score', value: expect.closeTo(0.4, 12), reference: 0.9 } });
+    expect(flags(group)[0]?.evidence).toEqual({ lowStep: { step: 1, score: 0.2 }, weakestStep: { step: 2, score: 0.1 }, gap: { measure: 'score', value: expect.closeTo(0.4, 12), reference: 0.9 } });
   });
 
   it('every flag names its evidence (property)', () => {

@@ -64,4 +64,16 @@ describe('group keys', () => {
     expect(sizes(groupsOf(data('prm800k_phase2_train_sample9.jsonl'), 'p.jsonl'))).toContain(6);
     expect(sizes(groupsOf(data('gsm8k_openai_example_model_solutions_first120.jsonl'), 'g.jsonl')).every((n) => n === 4)).toBe(true);
   });
+
+  it('integer ids beyond 2^53 keep their exact text: four distinct uids are four groups (they rounded to one)', () => {
+    const lines = [0, 1, 2, 3].flatMap((p) => [0, 1].map((i) => `{"uid": 1234567890123456789${p}, "prompt": "same", "response": "r${i}"}`)).join('\n');
+    const groups = groupsOf(lines, 'x.jsonl');
+    expect(groups.slice(0, 2)).toEqual(['uid=12345678901234567890', 'uid=12345678901234567890']);
+    expect(sizes(groups)).toEqual([2, 2, 2, 2]);
+    // The id as written, also in a JSON array and under a mapped path; a small id reads as before.
+    const mapped = readText('[{"meta": {"id": 9007199254740993}, "response": "a"}, {"meta": {"id": 9007199254740992}, "response": "b"}]', 'a.json').records
+      .flatMap((record) => prepareRecord(record, { settings: resolveSettings({ fields: { response: 'response', group: 'meta.id' } }), rawOffsets: false, firstId: 0 }).rollouts.map((p) => p.rollout.group));
+    expect(mapped).toEqual(['group=9007199254740993', 'group=9007199254740992']);
+    expect(groupsOf('{"uid": 42, "prompt": "p", "response": "a"}', 'x.jsonl')).toEqual(['uid=42']);
+  });
 });

@@ -52,7 +52,7 @@ describe('step offsets in the raw line', () => {
 describe('keeping some responses of a grouped line', () => {
   it('parallel arrays keep the same elements; everything else stays byte for byte', () => {
     const raw = '{"uid": "u1", "responses": ["a", "b \\"x\\"", "c"], "score": [1.0, 0, 1.0], "step_scores": [[0.5], [0.25, 1e-3], []], "tags": ["t"], "n": 3}';
-    const out = keepResponses(raw, new Set([0, 2]), { responsesKey: 'responses' });
+    const out = keepResponses(raw, new Set([0, 2]), { arrays: [['responses'], ['score'], ['step_scores']] });
     expect(out).toBe('{"uid": "u1", "responses": ["a", "c"], "score": [1.0, 1.0], "step_scores": [[0.5], []], "tags": ["t"], "n": 3}');
     expect(JSON.parse(out).responses).toEqual(['a', 'c']);
   });
@@ -61,5 +61,22 @@ describe('keeping some responses of a grouped line', () => {
     const raw = '{"question": "q", "ground_truth": "A: 1", "m1": {"is_correct": true, "solution": "x"}, "m2": {"is_correct": false, "solution": "y"}}';
     const out = keepResponses(raw, new Set([1]), { keyedMembers: ['m1', 'm2'] });
     expect(JSON.parse(out)).toEqual({ question: 'q', ground_truth: 'A: 1', m2: { is_correct: false, solution: 'y' } });
+  });
+
+  it('trims only the arrays it is given, found under the last of duplicate keys, and nothing else', () => {
+    const raw = '{"question": "q", "choices": ["1", "2", "3", "4"], "responses": ["d1", "d2", "d3", "d4"], "responses": ["a", "b", "c", "d"], "score": [1, 0, 1, 0]}';
+    const out = keepResponses(raw, new Set([0, 2]), { arrays: [['responses'], ['score']] });
+    expect(out).toBe('{"question": "q", "choices": ["1", "2", "3", "4"], "responses": ["d1", "d2", "d3", "d4"], "responses": ["a", "c"], "score": [1, 1]}');
+    expect(JSON.parse(out).responses).toEqual(['a', 'c']);
+  });
+});
+
+describe('a key written twice (JSON.parse keeps the last)', () => {
+  it('offsets point at the parsed value, not the decoy written before it', () => {
+    const raw = '{"response": "decoy\\n\\ntext", "prompt": "p", "response": "real\\n\\nsteps"}';
+    const steps = splitSteps(JSON.parse(raw).response as string, 'double-newline');
+    const spans = rawStepSpans(raw, { responsePath: ['response'], responseShift: 0 }, steps)!;
+    expect(spans.map((s) => decodeSlice(raw, s.start, s.end))).toEqual(['real', 'steps']);
+    expect(spans[0]!.start).toBeGreaterThan(raw.indexOf('"prompt"'));
   });
 });

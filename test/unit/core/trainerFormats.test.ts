@@ -11,6 +11,7 @@ import { readText } from '../../../src/core/reader';
 import { prepareRecord, type PreparedRollout } from '../../../src/core/prepare';
 import { resolveSettings } from '../../../src/core/settings';
 import type { Diagnostic } from '../../../src/core/model';
+import { keptLineText } from '../../../src/core/keptLines';
 
 const TRAINERS = join(__dirname, '../../fixtures/trainers');
 const GSM8K = JSON.parse(readFileSync(join(__dirname, '../../fixtures/data/gsm8k_openai_example_model_solutions_first120.jsonl'), 'utf8').split('\n')[0]!) as { question: string };
@@ -119,6 +120,20 @@ describe('prime-rl episodes', () => {
     expect(janet[0]!.rollout.outcomeField).toBe('rewards.correct');
     expect(outcomes(janet).filter((k) => k === 'correct')).toHaveLength(1);
     expect(janet[0]!.rollout.responsePath).toEqual(['traces', 0, 'nodes', 1, 'message', 'content']);
+  });
+
+  it('an episode of several traces is trimmed to its kept traces when filtered, and step scores written for it are read back per trace', () => {
+    const line = readFileSync(join(TRAINERS, 'prime-rl/outputs/rollouts/step_0/train/all/traces.jsonl'), 'utf8').split('\n')[0]!;
+    const episode = JSON.parse(line) as { traces: unknown[] };
+    const trace = JSON.stringify(episode.traces[0]);
+    // Three traces of one episode, as prime-rl writes a group's traces together; the bytes between them kept as written.
+    const raw = line.replace(trace, [trace, trace, trace].join(',  '));
+    const kept = keptLineText(raw, [0, 1, 2].map((index) => ({ index, decision: { kept: index !== 1 } })));
+    expect((JSON.parse(kept!) as { traces: unknown[] }).traces).toHaveLength(2);
+    expect(kept).toBe(line.replace(trace, [trace, trace].join(',  ')));
+    const scored = { ...(JSON.parse(raw) as object), step_scores: [[0.9], [0.2, 0.3], [0.5]] };
+    const prepared = prepareRecord({ line: 1, raw: JSON.stringify(scored), value: scored }, { settings: resolveSettings(), rawOffsets: false, firstId: 0 });
+    expect(prepared.rollouts.map((r) => r.rollout.fileStepScores)).toEqual([[0.9], [0.2, 0.3], [0.5]]);
   });
 });
 

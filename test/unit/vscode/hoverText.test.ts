@@ -8,7 +8,7 @@ const base: RolloutSummary = {
   stepScores: [0.9, 0.12], stepNotes: [null, '48 / 2 = 20 is false'], scorer: 'file',
   outcome: { kind: 'correct', source: 'graded', extracted: '20' },
   decision: { id: 4, kept: false, reason: 'dropped-low-consistency', steps: 2, score: 0.51, consistency: 0.51, penalised: false, rank: 4 },
-  falsePositive: { suspected: true, rules: ['prof-dropped', 'weak-step'], evidence: { lowStep: { step: 1, score: 0.12 }, gap: null } },
+  falsePositive: { suspected: true, rules: ['prof-dropped', 'weak-step'], evidence: { lowStep: { step: 1, score: 0.12 }, weakestStep: { step: 1, score: 0.12 }, gap: null }, strength: null },
   lowSteps: [1], firstLowStep: 1, weakestStep: { step: 1, score: 0.12 }, isScored: true,
   evidence: 'step 2 of 2 scores 0.12, below 0.5 — 48 / 2 = 20 is false',
 };

@@ -109,7 +109,7 @@ describe('package.json matches the extension code', () => {
     expect(language?.extensions).toBeUndefined();
     const rendered = renderRollouts([{
       id: 6, line: 12, index: 1, group: 'g', gold: '4', rawSteps: null, stepScores: [0.9], stepNotes: [null], scorer: 'file',
-      outcome: { kind: 'correct', source: 'file', extracted: '4' }, firstLowStep: null, falsePositive: { suspected: false, rules: [], evidence: null },
+      outcome: { kind: 'correct', source: 'file', extracted: '4' }, firstLowStep: null, falsePositive: { suspected: false, rules: [], evidence: null, strength: null },
       lowSteps: [], weakestStep: { step: 0, score: 0.9 }, isScored: true, evidence: null,
       decision: { id: 6, kept: true, reason: 'kept', steps: 1, score: 0.9, consistency: 0.9, penalised: true, rank: 1 },
       prompt: 'What is [2](command:workbench.action.quit) + 2?', response: 'It is 4.', steps: [{ index: 0, text: 'It is 4.', start: 0, end: 8 }],

@@ -15,7 +15,7 @@ function rollout(id: number, line: number, group: string, scores: number[], susp
     id, line, index: 0, group, gold: '1', rawSteps, stepScores: scores, stepNotes: scores.map(() => null), scorer: 'file',
     outcome: { kind: 'correct', source: 'file' },
     decision: { id, kept: true, reason: 'kept', steps: scores.length, score: 0.5, consistency: 0.5, penalised: false, rank: 1 },
-    falsePositive: { suspected, rules: suspected ? ['weak-step'] : [], evidence: null },
+    falsePositive: { suspected, rules: suspected ? ['weak-step'] : [], evidence: null, strength: null },
     ...rolloutFacts({ stepScores: scores, stepNotes: [], isScored: true, steps: scores.length, falsePositive: NOT_SUSPECTED }, { threshold: 0.5, aggregate: 'mean' }),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planScorer, resolveModelDir, trustedUrls, trustedValue, urlList, type ScorerSettings } from '../../../src/vscode/scorerChoice';
-import { consentText } from '../../../src/vscode/consentText';
+import { consentText } from '../../../src/scoring/critic/consentText';
 
 const none = {};
 

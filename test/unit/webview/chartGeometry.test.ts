@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationPoints, histogram, integerTicks, penaltyZones } from '../../../webview/chartGeometry';
+import { barKeys, calibrationPoints, histogram, integerTicks, MAX_BARS, penaltyZones } from '../../../webview/chartGeometry';
 import { aurocWords } from '../../../src/core/presentation/numbers';
 
 describe('histograms', () => {
@@ -10,6 +10,22 @@ describe('histograms', () => {
     expect(hist.bars[1]).toMatchObject({ height: 25, y: 25 });
     expect(hist.bars[1]!.x).toBeCloseTo(27.5);
     expect(hist.maxCount).toBe(4);
+  });
+
+  it('bins a wide axis: H = 10M steps makes at most MAX_BARS bars (it made one per integer: 1.7 GB in the webview)', () => {
+    const counts = { '3': 5, '4': 2, '10000000': 1 };
+    const started = performance.now();
+    const hist = histogram(counts, { width: 360, height: 140 });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(hist.bars.length).toBeLessThanOrEqual(MAX_BARS);
+    expect(hist.binWidth).toBe(Math.ceil(10_000_001 / MAX_BARS));
+    expect(hist.bars.reduce((n, b) => n + b.count, 0)).toBe(8);
+    expect(hist.bars[0]).toMatchObject({ key: 0, count: 7 });
+    expect(barKeys(hist.bars[0]!)).toBe(`0–${(hist.binWidth - 1).toLocaleString('en-US')}`);
+    const last = hist.bars[hist.bars.length - 1]!;
+    expect(last).toMatchObject({ to: 10_000_000, count: 1 });
+    expect(last.x + last.width).toBeLessThanOrEqual(360);
+    expect(barKeys({ key: 7, to: 7 })).toBe('7');
   });
 
   it('ignores keys that are not counts of steps', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnalysedRollout } from '../../../../src/core/analysis';
 import { NOT_SUSPECTED } from '../../../../src/core/groups';
 import { evidenceLine } from '../../../../src/core/presentation/evidence';
+import { formatScoreBeside, formatScoresApart } from '../../../../src/core/presentation/numbers';
 import { outcomeLine } from '../../../../src/core/presentation/outcomeWords';
 import { penaltyText, penaltyZonesText } from '../../../../src/core/presentation/penaltyWords';
 import { reasonFamily, reasonLabel, REASON_LABELS } from '../../../../src/core/presentation/reasonWords';
@@ -15,7 +16,7 @@ const base: Summary = {
   gold: '20', scorer: 'file',
   outcome: { kind: 'correct', source: 'graded', extracted: '20' },
   decision: { id: 4, kept: false, reason: 'dropped-low-consistency', steps: 2, score: 0.51, consistency: 0.51, penalised: false, rank: 4 },
-  falsePositive: { suspected: true, rules: ['prof-dropped', 'weak-step'], evidence: { lowStep: { step: 1, score: 0.12 }, gap: null } },
+  falsePositive: { suspected: true, rules: ['prof-dropped', 'weak-step'], evidence: { lowStep: { step: 1, score: 0.12 }, weakestStep: { step: 1, score: 0.12 }, gap: null }, strength: null },
   weakestStep: { step: 1, score: 0.12 },
 };
 const settings = { threshold: 0.5, lambda: 10, maxSteps: 30, penalty: 'card' as const, aggregate: 'mean' as const };
@@ -71,10 +72,24 @@ describe('the evidence line', () => {
     expect(line).toBe('step 2 of 3 scores 0.12, below 0.5 — 4 \\times 12 = 58 is false (48)');
   });
 
+  it('names the weakest step, and the first low one when it is another; scores never contradict the threshold', () => {
+    const fp = { ...base.falsePositive, evidence: { lowStep: { step: 0, score: 0.4999 }, weakestStep: { step: 3, score: 0.17 }, gap: null } };
+    const line = evidenceLine({ falsePositive: fp, stepNotes: [null, null, null, '3 + 4 = 8 is false (7)'], steps: 5 }, settings);
+    expect(line).toBe('weakest step 4 of 5 scores 0.17, below 0.5 — 3 + 4 = 8 is false (7); first below: step 1 (0.4999)');
+    expect(formatScoreBeside(0.4999, 0.5)).toBe('0.4999');
+    expect(formatScoreBeside(0.496, 0.5)).toBe('0.496');
+    expect(formatScoreBeside(0.5, 0.5)).toBe('0.50');
+    expect(formatScoreBeside(0.31, 0.305)).toBe('0.31');
+    expect(formatScoreBeside(0.3049, 0.305)).toBe('0.30');
+    expect(formatScoreBeside(0.49999999999, 0.5)).toBe('just below 0.5');
+    expect(formatScoresApart(0.598, 0.6001)).toEqual(['0.598', '0.600']);
+    expect(formatScoresApart(0.6, 0.8)).toEqual(['0.60', '0.80']);
+  });
+
   it('names the gap when there is no low step', () => {
-    const bottom = { suspected: true, rules: ['bottom-half' as const], evidence: { lowStep: null, gap: { measure: 'score' as const, value: 0.6, reference: 0.8 } } };
+    const bottom = { suspected: true, rules: ['bottom-half' as const], evidence: { lowStep: null, weakestStep: null, gap: { measure: 'score' as const, value: 0.6, reference: 0.8 } }, strength: null };
     expect(evidenceLine({ falsePositive: bottom, stepNotes: [], steps: 4 }, settings)).toBe('mean step score 0.60, below the upper half of its correct group (lowest there 0.80)');
-    const dropped = { suspected: true, rules: ['prof-dropped' as const], evidence: { lowStep: null, gap: { measure: 'consistency' as const, value: 0.6, reference: 0.8 } } };
+    const dropped = { suspected: true, rules: ['prof-dropped' as const], evidence: { lowStep: null, weakestStep: null, gap: { measure: 'consistency' as const, value: 0.6, reference: 0.8 } }, strength: null };
     expect(evidenceLine({ falsePositive: dropped, stepNotes: [], steps: 4 }, settings)).toBe('consistency 0.60, below the weakest kept correct rollout (0.80)');
     expect(evidenceLine({ falsePositive: NOT_SUSPECTED, stepNotes: [], steps: 4 }, settings)).toBeNull();
   });

@@ -52,7 +52,7 @@ describe('checker scorer: the Scorer contract', () => {
 
   it('lists a few verified claims and counts the rest', async () => {
     const { note } = await verdictOf('1 + 1 = 2, 2 + 2 = 4, 3 + 3 = 6, 4 + 4 = 8, 5 + 5 = 10');
-    expect(note).toBe('checked: 1 + 1 = 2; 2 + 2 = 4; 3 + 3 = 6 (+2 more)');
+    expect(note).toBe('checked: 1 + 1 = 2; 2 + 2 = 4; 3 + 3 = 6 … and 2 more');
   });
 
   it('reports progress per item and stops when aborted', async () => {

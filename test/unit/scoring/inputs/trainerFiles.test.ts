@@ -147,11 +147,20 @@ describe('binary files', () => {
     const cases: [string, Buffer, RegExp][] = [
       ['data.arrow', Buffer.from([0xff, 0xff, 0xff, 0xff, 0x10, 0, 0, 0]), /is an Arrow file .*datasets\.Dataset\.from_file/],
       ['model.safetensors', safetensors, /is a safetensors file/],
-      ['dump.jsonl', Buffer.from('{"a": 1}\n\u0000\u0000\u0000'), /is a binary file \(it has NUL bytes/],
+      ['dump.jsonl', Buffer.from('\u0000\u0000\u0000{"a": 1}\n'), /is a binary file \(it has NUL bytes/],
     ];
     for (const [name, bytes, message] of cases) {
       writeFileSync(join(dir, name), bytes);
       await expect(analysePath(join(dir, name))).rejects.toThrow(message);
     }
+  });
+
+  it('JSON Lines whose NULs come after a whole first line are text with a damaged tail: the good line is read, the NUL line named', async () => {
+    const path = join(tmp(), 'crashed.jsonl');
+    writeFileSync(path, Buffer.from('{"prompt": "Q", "response": "A", "score": 1}\n\u0000\u0000\u0000'));
+    const { analysis } = await analysePath(path, { scorer: 'checker' });
+    expect(analysis.report.rollouts).toBe(1);
+    expect(analysis.report.unreadableLines).toBe(1);
+    expect(analysis.diagnostics.map((d) => d.line)).toContain(2);
   });
 });

@@ -3,7 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledWorkerPath } from '../../../../src/scoring/cas/casClient';
-import { listRunFiles, summariseFiles, summariseRuns } from '../../../../src/scoring/trend/runFiles';
+import { summariseFiles, summariseRuns } from '../../../../src/scoring/trend/runFiles';
+import { listRunFiles } from '../../../../src/scoring/trend/runLayoutFiles';
 import { createSummaryCache, summaryIdentity } from '../../../../src/scoring/trend/summaryCache';
 import { SummaryPool } from '../../../../src/scoring/trend/summaryPool';
 import { countingSummariser } from './countingSummariser';

@@ -1,9 +1,10 @@
 /**
- * The words of the question asked before rollouts go to a critic. Pure (no `vscode` import), so a
+ * The words of the question asked before rollouts go to a critic, in the editor's modal and on the
+ * command line (`audit --critic`). Pure (no `vscode` import), so a
  * test reads exactly what the user reads.
  */
-import type { SendPlan } from '../protocol/analysis';
-import { hostOf } from '../scoring/endpoints/endpointUrls';
+import type { SendPlan } from '../../protocol/analysis';
+import { hostOf } from '../endpoints/endpointUrls';
 
 /** The modal's title and detail for a plan, with a warning about the API key when there is one. */
 export function consentText(plan: SendPlan, keyWarning: string | null): { message: string; detail: string } {

@@ -1,0 +1,307 @@
+/**
+ * The analysed rollouts of a file held as columns (typed arrays and tables of distinct values)
+ * rather than as an object graph per rollout. A summary object with its decision, outcome and
+ * score arrays cost about 0.9 KB of heap per rollout whatever the rollout's size, so five million
+ * tiny rollouts needed gigabytes; as columns a rollout costs a few dozen bytes plus 8 per step
+ * score. Rollouts are made into the usual `AnalysedRollout` objects only when asked for, one at a
+ * time (a report or filter that walks them) or all at once (the editor, which sends them on).
+ */
+import type { AnalysedRollout } from './analysis';
+import type { Decision, Outcome, ReasonCode, Step } from './model';
+import type { PromptReading, QuestionReading } from './transcript/prompt';
+import type { Turn } from './transcript/turns';
+import type { FalsePositive } from './groups';
+import { NOT_SUSPECTED } from './groups';
+import { NO_LOW_STEPS } from './presentation/stepFacts';
+import { Column, Interner } from './columns';
+import { RolloutReadings } from './rolloutReadings';
+
+/** What one rollout adds to the table (its texts only when they are kept). */
+export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'
+  | 'questionReading' | 'promptReading' | 'responseTurns' | 'outcomeField' | 'rewards'> & {
+  stepScores: readonly (number | null)[];
+  stepNotes: readonly (string | null)[];
+};
+
+const REASONS: readonly ReasonCode[] = [
+  'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
+  'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
+];
+const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
+
+const IS_SCORED = 1;
+const IS_DECIDED = 2;
+const IS_KEPT = 4;
+const IS_PENALISED = 8;
+
+/** Steps, notes and scores of a rollout that has none: shared frozen lists. */
+const NO_STEPS = Object.freeze([]) as unknown as Step[];
+const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
+const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
+
+/** A decision before the groups are decided: one shared placeholder. */
+const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
+
+/** Texts and offsets, kept only when the analysis keeps texts or raw offsets (the editor). */
+interface RowTexts {
+  /** Null when texts are not kept (raw offsets only): the group's first row still has its prompt. */
+  prompt: string | null;
+  response: string;
+  steps: Step[];
+  rawSteps: { start: number; end: number }[] | null;
+  /** The prompt's turns and system prompt, and the response's turns (with the texts only). */
+  promptReading: PromptReading | undefined;
+  responseTurns: Turn[] | null;
+}
+
+/** The analysed rollouts of one file, in file order (a rollout's id is its row). */
+export class RolloutTable {
+  private readonly lines = new Column(Int32Array);
+  private readonly indices = new Column(Int32Array);
+  /** A JSON array element's index (-1 for a JSONL line). */
+  private readonly items = new Column(Int32Array);
+  private readonly groupIds = new Column(Int32Array);
+  /** Outcome (and its field), format, question reading and reward fields of each row. */
+  private readonly readings = new RolloutReadings();
+  private readonly strings = new Interner<string>();
+  private readonly scorerIds = new Column(Int32Array);
+  private readonly reasonIds = new Column(Int32Array);
+  private readonly goldIds = new Column(Int32Array);
+  private readonly chars = new Column(Int32Array);
+  private readonly scoreStart = new Column(Int32Array);
+  private readonly scoreCount = new Column(Int32Array);
+  /** Every rollout's step scores end to end; NaN for an unscored step. */
+  private readonly scores = new Column(Float64Array);
+  private readonly noteStart = new Column(Int32Array);
+  private readonly noteCount = new Column(Int32Array);
+  /** Notes end to end, as string ids (-1 for none); a rollout without notes has noteStart -1. */
+  private readonly notes = new Column(Int32Array);
+  private readonly flags = new Column(Uint8Array);
+  private readonly decisionReason = new Column(Uint8Array);
+  private readonly decisionSteps = new Column(Int32Array);
+  private readonly decisionScore = new Column(Float64Array);
+  private readonly decisionConsistency = new Column(Float64Array);
+  private readonly decisionRank = new Column(Int32Array);
+  private readonly falsePositives = new Map<number, FalsePositive>();
+  private readonly labels = new Map<number, (number | null)[]>();
+  private readonly texts: (RowTexts | undefined)[] = [];
+  /** Each group's key, its first row and the prompt (and the prompt's turns) that row keeps. */
+  readonly groups = new Interner<string>();
+  private readonly groupPrompts: string[] = [];
+  private readonly groupPromptReadings: (PromptReading | undefined)[] = [];
+  private readonly groupFirstRows: number[] = [];
+
+  get count(): number {
+    return this.lines.length;
+  }
+
+  /**
+   * Appends a rollout; returns its row (its id). `keep`: what of its texts and offsets to keep
+   * (`texts`: prompt, response and steps; `offsets`: the steps' raw-line offsets).
+   */
+  add(row: TableRow, keep: { texts: boolean; offsets: boolean }): number {
+    const at = this.count;
+    const groupsBefore = this.groups.size;
+    const group = this.groups.id(row.group, row.group);
+    // Without texts, a group still keeps its first prompt for display.
+    if (this.groups.size > groupsBefore) {
+      this.groupPrompts.push(row.prompt);
+      this.groupPromptReadings.push(row.promptReading);
+      this.groupFirstRows.push(at);
+    }
+    this.lines.push(row.line);
+    this.indices.push(row.index);
+    this.items.push(row.item ?? -1);
+    this.groupIds.push(group);
+    this.readings.add(at, row);
+    this.scorerIds.push(this.stringId(row.scorer, 'scorer'));
+    this.reasonIds.push(row.unscoredReason === null ? -1 : this.stringId(row.unscoredReason, 'reason'));
+    this.goldIds.push(row.gold === null ? -1 : this.stringId(row.gold, 'gold'));
+    this.chars.push(row.responseChars);
+    this.scoreStart.push(this.scores.length);
+    this.scoreCount.push(row.stepScores.length);
+    for (const s of row.stepScores) this.scores.push(s === null ? Number.NaN : s);
+    this.noteStart.push(row.stepNotes.length === 0 ? -1 : this.notes.length);
+    this.noteCount.push(row.stepNotes.length);
+    for (const n of row.stepNotes) this.notes.push(n === null ? -1 : this.strings.id(n, n));
+    this.flags.push(row.isScored ? IS_SCORED : 0);
+    this.decisionReason.push(0);
+    this.decisionSteps.push(0);
+    this.decisionRank.push(0);
+    this.decisionScore.push(Number.NaN);
+    this.decisionConsistency.push(Number.NaN);
+    if (row.stepLabels) this.labels.set(at, row.stepLabels);
+    if (keep.texts || keep.offsets) {
+      this.texts[at] = keep.texts
+        ? { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns }
+        : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps, promptReading: undefined, responseTurns: null };
+    }
+    return at;
+  }
+
+  /** The last string stored under each use, and its id: neighbouring rollouts mostly share scorer and gold. */
+  private readonly last = { scorer: { text: '', id: -1 }, reason: { text: '', id: -1 }, gold: { text: '', id: -1 } };
+
+  private stringId(text: string, use: keyof RolloutTable['last']): number {
+    const last = this.last[use];
+    if (last.id !== -1 && last.text === text) return last.id;
+    last.text = text;
+    last.id = this.strings.id(text, text);
+    return last.id;
+  }
+
+  line(row: number): number {
+    return this.lines.get(row);
+  }
+
+  index(row: number): number {
+    return this.indices.get(row);
+  }
+
+  group(row: number): string {
+    return this.groups.value(this.groupIds.get(row));
+  }
+
+  /** The row's group, as a number (groups are numbered in order of first appearance). */
+  groupNumber(row: number): number {
+    return this.groupIds.get(row);
+  }
+
+  outcome(row: number): Outcome {
+    return this.readings.outcome(row);
+  }
+
+  format(row: number): AnalysedRollout['format'] {
+    return this.readings.format(row);
+  }
+
+  questionReading(row: number): QuestionReading {
+    return this.readings.questionReading(row);
+  }
+
+  scorer(row: number): string {
+    return this.strings.value(this.scorerIds.get(row));
+  }
+
+  isScored(row: number): boolean {
+    return (this.flags.get(row) & IS_SCORED) !== 0;
+  }
+
+  /** The step scores of a row, as a new list (null for an unscored step). */
+  stepScores(row: number): (number | null)[] {
+    const start = this.scoreStart.get(row);
+    const count = this.scoreCount.get(row);
+    const out = new Array<number | null>(count);
+    for (let k = 0; k < count; k++) {
+      const s = this.scores.get(start + k);
+      out[k] = Number.isNaN(s) ? null : s;
+    }
+    return out;
+  }
+
+  private stepNotes(row: number): (string | null)[] {
+    const start = this.noteStart.get(row);
+    if (start === -1) return NO_NOTES;
+    const count = this.noteCount.get(row);
+    const out = new Array<string | null>(count);
+    for (let k = 0; k < count; k++) {
+      const id = this.notes.get(start + k);
+      out[k] = id === -1 ? null : this.strings.value(id);
+    }
+    return out;
+  }
+
+  /** Records PROF's decision (and the false-positive verdict) of a row. */
+  setDecision(row: number, d: Decision, fp: FalsePositive): void {
+    let flags = (this.flags.get(row) & IS_SCORED) | IS_DECIDED;
+    if (d.kept) flags |= IS_KEPT;
+    if (d.penalised) flags |= IS_PENALISED;
+    this.flags.set(row, flags);
+    this.decisionReason.set(row, REASON_INDEX.get(d.reason) ?? 0);
+    this.decisionSteps.set(row, d.steps);
+    this.decisionScore.set(row, d.score ?? Number.NaN);
+    this.decisionConsistency.set(row, d.consistency ?? Number.NaN);
+    this.decisionRank.set(row, d.rank ?? -1);
+    if (fp.rules.length > 0) this.falsePositives.set(row, fp);
+    else this.falsePositives.delete(row);
+  }
+
+  isKept(row: number): boolean {
+    return (this.flags.get(row) & IS_KEPT) !== 0;
+  }
+
+  /** PROF's decision of a row (a placeholder until the groups are decided). */
+  decision(row: number): Decision {
+    const flags = this.flags.get(row);
+    if ((flags & IS_DECIDED) === 0) return PENDING_DECISION;
+    const score = this.decisionScore.get(row);
+    const consistency = this.decisionConsistency.get(row);
+    const rank = this.decisionRank.get(row);
+    return {
+      id: row,
+      kept: (flags & IS_KEPT) !== 0,
+      reason: REASONS[this.decisionReason.get(row)] as ReasonCode,
+      steps: this.decisionSteps.get(row),
+      score: Number.isNaN(score) ? null : score,
+      consistency: Number.isNaN(consistency) ? null : consistency,
+      penalised: (flags & IS_PENALISED) !== 0,
+      rank: rank === -1 ? null : rank,
+    };
+  }
+
+  falsePositive(row: number): FalsePositive {
+    return this.falsePositives.get(row) ?? NOT_SUSPECTED;
+  }
+
+  /** A row's group, outcome, decision and response length, written into `into`. */
+  brief<T extends { group: string; outcome: Outcome; decision: Decision; responseChars: number }>(row: number, into: T): T {
+    into.group = this.group(row);
+    into.outcome = this.outcome(row);
+    into.decision = this.decision(row);
+    into.responseChars = this.chars.get(row);
+    return into;
+  }
+
+  /** The row as an `AnalysedRollout` (a new object), facts not yet derived. */
+  rollout(row: number): AnalysedRollout {
+    const texts = this.texts[row];
+    const groupNumber = this.groupIds.get(row);
+    const isFirstOfGroup = this.groupFirstRows[groupNumber] === row;
+    const gold = this.goldIds.get(row);
+    const reason = this.reasonIds.get(row);
+    const isScored = this.isScored(row);
+    return {
+      id: row,
+      line: this.lines.get(row),
+      index: this.indices.get(row),
+      item: this.items.get(row) === -1 ? undefined : this.items.get(row),
+      format: this.readings.format(row),
+      group: this.groups.value(groupNumber),
+      prompt: texts?.prompt ?? (isFirstOfGroup ? (this.groupPrompts[groupNumber] as string) : ''),
+      response: texts ? texts.response : '',
+      responseChars: this.chars.get(row),
+      gold: gold === -1 ? null : this.strings.value(gold),
+      steps: texts ? texts.steps : NO_STEPS,
+      rawSteps: texts ? texts.rawSteps : null,
+      stepScores: isScored ? this.stepScores(row) : NO_SCORES,
+      stepNotes: this.stepNotes(row),
+      scorer: this.scorer(row),
+      unscoredReason: reason === -1 ? null : this.strings.value(reason),
+      outcome: this.outcome(row),
+      decision: this.decision(row),
+      falsePositive: this.falsePositive(row),
+      lowSteps: NO_LOW_STEPS as number[],
+      firstLowStep: null,
+      weakestStep: null,
+      isScored,
+      evidence: null,
+      stepLabels: this.labels.get(row) ?? null,
+      questionReading: this.readings.questionReading(row),
+      // Set whether or not there is one: every rollout object keeps one shape.
+      promptReading: texts?.promptReading ?? (isFirstOfGroup ? this.groupPromptReadings[groupNumber] : undefined),
+      responseTurns: texts ? texts.responseTurns : null,
+      outcomeField: this.readings.outcomeField(row),
+      rewards: this.readings.rewards(row),
+    };
+  }
+}
