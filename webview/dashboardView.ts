@@ -114,18 +114,43 @@ function distributions(data: DashboardData): HTMLElement {
   });
 }
 
+/** The file's groups, each a link to the group view (how a file read from disk, a parquet file, is browsed). */
+function groupList(data: DashboardData, channel: Channel): HTMLElement | null {
+  const groups = data.groups ?? [];
+  if (groups.length === 0) return null;
+  const rows = groups.map((g) => {
+    const open = h('button', { className: 'link', text: g.label, attrs: { type: 'button', 'aria-label': `Show group ${g.label}` } });
+    open.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: g.rolloutId }));
+    return h('tr', { children: [h('td', { children: [open] }), h('td', { className: 'num', text: String(g.rollouts) }), h('td', { className: 'num', text: String(g.correct) }), h('td', { className: 'num', text: String(g.kept) })] });
+  });
+  const head = h('thead', { children: [h('tr', { children: ['Group', 'Rollouts', 'Correct', 'Kept'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
+  const total = data.groupTotal ?? groups.length;
+  return h('section', {
+    className: 'card',
+    attrs: { 'aria-label': 'Groups' },
+    children: [
+      h('h2', { text: 'Groups' }),
+      h('table', { className: 'group-list', attrs: { 'aria-label': 'Groups' }, children: [head, h('tbody', { children: rows })] }),
+      total > groups.length ? h('p', { className: 'muted', text: `Showing the first ${groups.length} of ${total}.` }) : null,
+    ],
+  });
+}
+
 /** Renders the dashboard into `root`. */
 export function renderDashboard(root: HTMLElement, data: DashboardData, channel: Channel): void {
+  const readAs = Object.keys(data.report.readAs ?? {});
   replaceChildren(root, [
     h('header', {
       className: 'view-header',
       children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}` })],
     }),
+    ...readAs.map((how) => h('p', { className: 'read-as muted', text: `${how.charAt(0).toUpperCase()}${how.slice(1)}` })),
     totals(data),
     decisions(data),
     falsePositives(data, channel),
     separation(data),
     distributions(data),
+    groupList(data, channel),
     exportBar({ channel, source: data.source, settings: () => null }),
   ]);
 }

@@ -64,12 +64,24 @@ function header(options: GroupViewOptions): HTMLElement {
   });
 }
 
+/** A turn the panel shows folded: its heading, opened on a click. */
+function folded(label: string, text: string): HTMLElement {
+  return h('details', {
+    className: 'prompt-turn',
+    children: [h('summary', { text: `${label} (${text.length.toLocaleString('en-US')} characters)` }), mathText(text, 'prose turn-text')],
+  });
+}
+
 function promptSection(data: GroupData): HTMLElement {
+  const isChat = (data.system ?? null) !== null || (data.earlierTurns?.length ?? 0) > 0;
   return h('section', {
     className: 'prompt',
     attrs: { 'aria-label': 'Prompt and gold answer' },
     children: [
-      h('h2', { text: 'Prompt' }),
+      data.readAs ? h('p', { className: 'read-as muted', text: data.readAs }) : null,
+      data.system ? folded('System prompt', data.system) : null,
+      ...(data.earlierTurns ?? []).map((t) => folded(t.label, t.text)),
+      h('h2', { text: isChat ? 'Question' : 'Prompt' }),
       mathText(data.prompt, 'prose prompt-text'),
       h('p', { className: 'gold', children: [h('span', { className: 'muted', text: 'Gold answer: ' }), answerText(data.gold)] }),
       data.omitted ? h('p', { className: 'omitted muted', attrs: { role: 'note' }, text: `Long group: ${data.omitted}` }) : null,

@@ -1,9 +1,11 @@
 /**
  * Analysing a file on disk for a command (scoring/analysePath: JSONL streams in chunks; a `.json`
- * document is read whole), with a progress meter on stderr when it is a terminal.
+ * document is read whole; parquet rows are read from the whole file), with a progress meter on
+ * stderr when it is a terminal.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputFile } from '../scoring/inputFile';
+import { InputFile } from '../scoring/inputs/inputFile';
 import type { FileAnalysis } from '../core/analysis';
 import { analysePath, type PathAnalyseOptions } from '../scoring/analysePath';
 import type { CliIo } from './io';
@@ -11,15 +13,40 @@ import { FIELD_NOT_FOUND } from '../core/fieldPresence';
 import { UsageError } from './args';
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
-export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo): Promise<FileAnalysis> {
+export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
   // Opened where the command runs (`io.cwd`), named as the user wrote it; refused unless a regular file.
-  const input = options.input ?? InputFile.open(resolve(io.cwd, path));
+  const input = options.input ?? openInput(path, command, io);
   try {
     const progress = progressLine(io, input.size);
-    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, input, onBytes: (done, total) => progress(done, done === total) });
+    const tokenizerDir = options.settings?.tokenizerDir;
+    const settings = tokenizerDir ? { ...options.settings, tokenizerDir: resolve(io.cwd, tokenizerDir) } : options.settings;
+    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();
+  }
+}
+
+/**
+ * The input of a command that reads one rollout file, opened where the command runs. A folder is
+ * a usage error that points to `trend`; anything else that is not a regular file is refused by type.
+ */
+export function openInput(path: string, command: string, io: CliIo): InputFile {
+  refuseFolder(path, command, io);
+  return InputFile.open(resolve(io.cwd, path));
+}
+
+/** A folder given where one rollout file is read: a usage error that says to use `trend`. */
+export function refuseFolder(path: string, command: string, io: CliIo): void {
+  const info = (() => {
+    try {
+      return statSync(resolve(io.cwd, path));
+    } catch {
+      return null;
+    }
+  })();
+  if (info?.isDirectory()) {
+    throw new UsageError(`${path} is a folder: ${command} reads one rollout file. A training run's folder of step files is read with \`prof-lens trend ${path}\`; to ${command} one step, name its file.`);
   }
 }
 

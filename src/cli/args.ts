@@ -27,10 +27,10 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
   '--threshold': 'threshold',
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
-const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--labels', '--critic', '--sample', '--timeout']);
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--labels', '--critic', '--sample', '--timeout', '--tokenizer']);
 /** Options that may be repeated, each value kept. */
 const LIST_OPTIONS = new Set(['--url', '--critic']);
-const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep', '--calibrate', '--yes']);
+const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep', '--calibrate', '--yes', '--validation']);
 
 /** Parse argv (after the command name). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -60,6 +60,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const rules = out.values.get('--false-positive-rules');
   if (rules) partial.falsePositiveRules = rules.split(',').map((r) => r.trim());
+  const tokenizer = out.values.get('--tokenizer');
+  if (tokenizer) partial.tokenizerDir = tokenizer;
   out.settings = resolveSettings({ ...(partial as Partial<ProfSettings>), fields });
   const problems = validateSettings(out.settings);
   if (problems.length) throw new UsageError(problems.join('\n'));

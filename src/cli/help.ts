@@ -28,9 +28,12 @@ Usage:
       flawed step (judged by a critic or your labels; 95% Wilson interval) and what PROF does
       with them (bottom half by consistency; its decisions at the current --m). The critic is
       asked only after you agree: on a terminal you are asked; elsewhere add --yes.
-  prof-lens trend <run>... [--json | --csv] [--jobs N] [options]
-      Per training step of each run (a folder of step files such as verl's
-      {global_step}.jsonl, or one file whose records carry "step"): accuracy, groups
+  prof-lens trend <run>... [--json | --csv] [--jobs N] [--validation] [options]
+      Per training step of each run (a folder of step files as the trainer lays it out:
+      verl's {global_step}.jsonl, TRL's completions/completions_{step}.parquet, NeMo-RL's
+      train_data_step{N}.jsonl, prime-rl's step_N/train/all/traces.jsonl, open-instruct's
+      shards; or one file whose records carry "step"; --validation: the folder's
+      validation dumps as a run of their own): accuracy, groups
       all correct / all wrong, PROF kept and dropped by reason, suspected false
       positives, step counts H, response length, AUROC. Summaries are cached per file,
       so a re-run reads only new or changed files; --jobs N: at most N worker threads
@@ -49,9 +52,12 @@ Usage:
       /v1/models, one /pooling request, or a critic judging a tiny solution with a
       planted error). Exit 1 when a check failed.
 
-Input: JSONL (one rollout per line, or one prompt with a responses array per line)
-or a JSON array. verl dumps, generic prompt/response/answer/score files, chat
-messages, PRM800K, ProcessBench and Math-Shepherd are recognised without options.
+Input: JSONL (one rollout per line, or one prompt with a responses array per line),
+a JSON array, or parquet (TRL's completions). verl (legacy and v1), TRL, NeMo-RL,
+prime-rl, open-instruct and converted slime dumps, generic prompt/response/answer/score
+files, chat messages, PRM800K, ProcessBench and Math-Shepherd are recognised without
+options; a prompt that is a rendered chat gives its last user turn as the question.
+A binary file (.pt, .arrow, .safetensors) is named, with how to convert it.
 
 Options:
   --m N               rollouts kept per group (default 4)
@@ -71,6 +77,9 @@ Options:
   --split RULE        double-newline (default), newline, step-markers, ki, regex:<pattern>
   --field ROLE=PATH   read a role from a JSON path, e.g. --field response=extra.text
                       roles: prompt response responses gold outcome outcomes group stepScores steps
+                      (--field outcome=format_reward names a TRL table's outcome column)
+  --tokenizer DIR     a folder with the tokenizer.json that decodes token-id traces (open-instruct);
+                      default: the model the run's metadata names, in the Hugging Face cache
   --false-positive-rules LIST   which rules mark a suspected false positive
                       (comma-separated: prof-dropped,weak-step,bottom-half; default all)
   --json              machine-readable output (trend: also --csv)

@@ -21,6 +21,7 @@ export function renderReport(a: FileAnalysis, width = 100, threshold?: Threshold
     `PROF report: ${a.fileName}`,
     `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate}`,
     threshold ? thresholdText(threshold) : `threshold ${s.threshold}`,
+    ...Object.entries(r.readAs ?? {}).map(([how, n]) => `${how}${Object.keys(r.readAs).length > 1 ? ` (${n} rollouts)` : ''}`),
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
     `outcomes: correct ${r.outcomes.correct} (${formatPercent(r.accuracy)} of rollouts) · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,

@@ -11,7 +11,7 @@ import { readCalibrations } from '../scoring/calibration/calibrationStore';
 import { peekFileScores, scorerIdentity } from '../scoring/calibration/scorerIdentity';
 import type { PathAnalyseOptions } from '../scoring/analysePath';
 import { resolve } from 'node:path';
-import { analyseFile } from './analyseFile';
+import { analyseFile, refuseFolder } from './analyseFile';
 import type { ParsedArgs } from './args';
 import type { CliIo } from './io';
 import type { ScoringChoice } from './scorerOptions';
@@ -55,9 +55,12 @@ export async function thresholdFor(args: ParsedArgs, io: CliIo, scoring: Scoring
 }
 
 /** Analyses `file` at the threshold `thresholdFor` decides. */
-export async function analyseAtThreshold(file: string, args: ParsedArgs, io: CliIo, scoring: ScoringChoice, options: Partial<PathAnalyseOptions> = {}): Promise<{ analysis: FileAnalysis; threshold: ThresholdInUse }> {
+export async function analyseAtThreshold(file: string, args: ParsedArgs, io: CliIo, scoring: ScoringChoice, options: Partial<PathAnalyseOptions> & { command?: string } = {}): Promise<{ analysis: FileAnalysis; threshold: ThresholdInUse }> {
+  const { command = 'report', ...analyseOptions } = options;
+  // A folder is a run, not a file: said before anything is read.
+  refuseFolder(file, command, io);
   // The file is looked at where the command runs, as the analysis opens it.
   const threshold = await thresholdFor(args, io, scoring, resolve(io.cwd, file));
-  const analysis = await analyseFile(file, { ...options, settings: { ...args.settings, threshold: threshold.source.value }, ...scoring }, io);
+  const analysis = await analyseFile(file, { ...analyseOptions, settings: { ...args.settings, threshold: threshold.source.value }, ...scoring }, io, command);
   return { analysis, threshold };
 }

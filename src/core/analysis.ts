@@ -2,13 +2,15 @@
  * The analysed file as every surface sees it: each rollout with its steps, scores, outcome and
  * PROF decision, plus the file's diagnostics and report.
  */
-import type { Decision, Diagnostic, Outcome, Rollout, Step } from './model';
+import type { Decision, Diagnostic, Outcome, RewardField, Rollout, Step } from './model';
 import type { FalsePositive } from './groups';
 import type { FileReport } from './report';
 import type { RolloutFacts } from './presentation/rolloutFacts';
 import type { ProfSettings } from './settings';
 import type { RolloutTable } from './rolloutTable';
 import { decodedToRaw, locateString } from './rawJson';
+import type { PromptReading, QuestionReading } from './transcript/prompt';
+import type { Turn } from './transcript/turns';
 
 /** One rollout as every surface sees it; the facts (low steps, evidence …) are derived once, here. */
 export interface AnalysedRollout extends RolloutFacts {
@@ -41,6 +43,16 @@ export interface AnalysedRollout extends RolloutFacts {
   falsePositive: FalsePositive;
   /** Labels the file carries per step (PRM800K ratings, ProcessBench, Math-Shepherd), if any. */
   stepLabels: (number | null)[] | null;
+  /** How the question (`prompt`) was read from the record: plain, a chat transcript, used whole. */
+  questionReading: QuestionReading;
+  /** The prompt's turns and system prompt; kept with the texts (absent when they are not). */
+  promptReading?: PromptReading;
+  /** The response's turns (tool calls, tool replies, user turns) as spans of `response`; null when it is all the assistant's. */
+  responseTurns: Turn[] | null;
+  /** The field the file's outcome came from (`score`, `accuracy_reward`, `reward > 0` …), if the format names one. */
+  outcomeField: string | null;
+  /** Per-sample reward fields the record carries, as the file names them. */
+  rewards: RewardField[] | null;
 }
 
 export interface FileAnalysis {

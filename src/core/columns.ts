@@ -3,7 +3,7 @@
  * distinct values numbered in order of first appearance.
  */
 
-type Typed = Int32Array | Float64Array | Uint8Array;
+type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
 
 /** A typed array that grows by half as values are pushed. */
 export class Column<T extends Typed> {

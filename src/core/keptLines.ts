@@ -9,6 +9,7 @@
 import type { FieldRole } from './settings';
 import type { SourceRecord } from './model';
 import { adaptRecord } from './formats';
+import type { AdaptContext } from './formatsTrainers';
 import { parseLenient } from './lenientJson';
 import { keepResponses, type ResponseLayout } from './rawEdit';
 
@@ -83,10 +84,13 @@ export function keptElementText(raw: string, rollouts: Decided, fields: Fields =
   return text === null ? null : onOneLine(text);
 }
 
-/** How many rollouts an analysis made of a record: as many as it adapts to, none for one it could not read. */
-export function rolloutsOfRecord(record: SourceRecord, fields: Fields = {}): number {
+/**
+ * How many rollouts an analysis made of a record: as many as it adapts to, none for one it could
+ * not read. `context`: what the analysis gave the adapters (a tokenizer for token-id traces).
+ */
+export function rolloutsOfRecord(record: SourceRecord, fields: Fields = {}, context: AdaptContext = {}): number {
   try {
-    return adaptRecord(record, fields).drafts.length;
+    return adaptRecord(record, fields, context).drafts.length;
   } catch {
     return 0;
   }

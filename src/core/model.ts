@@ -2,6 +2,8 @@
  * The shapes every layer shares: records read from a file, the rollouts they hold, their steps,
  * step scores, outcomes and PROF decisions. Pure data, JSON-plain, no behaviour.
  */
+import type { PromptReading } from './transcript/prompt';
+import type { Turn } from './transcript/turns';
 
 /** A problem found while reading input: always tied to a 1-based line of the file. */
 export interface Diagnostic {
@@ -97,6 +99,28 @@ export interface Rollout {
   /** Extra labels some formats carry (PRM800K ratings, ProcessBench first error, Math-Shepherd +/-). */
   stepLabels?: (number | null)[] | null;
   firstErrorStep?: number | null;
+  /**
+   * How `prompt` (the question) was read from the record: the prompt as it is, or the last user
+   * turn of a rendered chat, with the system prompt kept apart. Absent: the prompt as it is.
+   */
+  promptReading?: PromptReading;
+  /**
+   * The turns of a multi-turn response, as spans of `response` (tool calls, tool replies, user
+   * turns); steps are split from the assistant's turns only. Null: all the assistant's. Absent:
+   * not read yet — `responseTurnsOf` reads it when steps or an answer are needed (a run summary
+   * of file-scored rollouts needs neither).
+   */
+  responseTurns?: Turn[] | null;
+  /** The file's field the outcome was read from (`score`, `accuracy_reward`, `reward > 0` …). */
+  outcomeField?: string;
+  /** Per-sample reward fields the record carries beside the outcome, as the file names them. */
+  rewards?: RewardField[] | null;
+}
+
+/** A per-sample reward value from the file (verl's extra reward keys, TRL's reward columns …). */
+export interface RewardField {
+  name: string;
+  value: number | boolean | null;
 }
 
 export type FormatId =
@@ -107,6 +131,12 @@ export type FormatId =
   | 'prm800k'
   | 'processbench'
   | 'math-shepherd'
+  | 'verl-v1'
+  | 'trl'
+  | 'nemo-rl'
+  | 'prime-rl'
+  | 'open-instruct'
+  | 'slime'
   | 'mapped';
 
 /** A reasoning step: a span of the decoded response. */

@@ -5,7 +5,9 @@
 import type { Diagnostic, Rollout, SourceRecord, Step } from './model';
 import type { ProfSettings } from './settings';
 import { adaptRecord } from './formats';
-import { countSteps, splitSteps } from './steps';
+import type { AdaptContext } from './formatsTrainers';
+import { countSteps, splitAssistantSteps, splitSteps } from './steps';
+import { responseTurnsOf } from './rolloutText';
 import { rawStepSpans } from './analysis';
 import { recordLocation } from './presentation/locationWords';
 
@@ -24,6 +26,8 @@ export interface PrepareOptions {
   rawOffsets: boolean;
   /** The id the first rollout of this record gets. */
   firstId: number;
+  /** What trainers' records need from outside the file (a tokenizer for token ids). */
+  context?: AdaptContext;
   /** Rollouts for which only the number of steps is needed (no texts, no offsets). */
   countOnly?: (rollout: Rollout) => boolean;
   /**
@@ -53,7 +57,7 @@ export function prepareRecordInto(record: SourceRecord, options: PrepareOptions,
   // One record's failure is its own: the record becomes a diagnostic and the file goes on.
   const had = { rollouts: rollouts.length, diagnostics: diagnostics.length };
   try {
-    const adapted = adaptRecord(record, options.settings.fields);
+    const adapted = adaptRecord(record, options.settings.fields, options.context);
     for (const d of adapted.diagnostics) diagnostics.push(d);
     const firstId = options.firstId + rollouts.length;
     const drafts = adapted.drafts;
@@ -77,12 +81,14 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   if (rollout.fileScoresProblem !== undefined) diagnostics.push(badScores(rollout, rollout.fileScoresProblem));
   if (options.countOnly?.(rollout)) {
     if (options.checkStepCount === false) return { rollout, steps: NO_STEPS, stepCount: null, rawSteps: null };
-    const stepCount = countSteps(rollout.response, rule, rollout.explicitSteps);
+    const turns = rollout.explicitSteps ? null : responseTurnsOf(rollout);
+    const stepCount = turns ? splitAssistantSteps(rollout.response, turns, rule).length : countSteps(rollout.response, rule, rollout.explicitSteps);
     const mismatch = stepCountMismatch(rollout, stepCount);
     if (mismatch) diagnostics.push(mismatch);
     return { rollout, steps: NO_STEPS, stepCount, rawSteps: null };
   }
-  const steps = splitSteps(rollout.response, rule, rollout.explicitSteps);
+  const turns = rollout.explicitSteps ? null : responseTurnsOf(rollout);
+  const steps = turns ? splitAssistantSteps(rollout.response, turns, rule) : splitSteps(rollout.response, rule, rollout.explicitSteps);
   const mismatch = stepCountMismatch(rollout, steps.length);
   if (mismatch) diagnostics.push(mismatch);
   const rawSteps = options.rawOffsets ? rawStepSpans(record.raw, rollout, steps) : null;

@@ -6,6 +6,9 @@ import type { Decision, OutcomeKind, ReasonCode } from './model';
 import type { FalsePositive } from './groups';
 import type { FalsePositiveRule } from './settings';
 import { auroc, calibration, type CalibrationBin } from './statistics';
+import type { FormatId } from './model';
+import type { QuestionReading } from './transcript/prompt';
+import { readAsText } from './presentation/readingWords';
 
 /** What the report needs from one analysed rollout. */
 export interface ReportEntry {
@@ -14,6 +17,8 @@ export interface ReportEntry {
   decision: Decision;
   falsePositive: FalsePositive;
   scorer: string;
+  format?: FormatId;
+  questionReading?: QuestionReading;
 }
 
 export interface FileReport {
@@ -45,6 +50,8 @@ export interface FileReport {
   calibration: CalibrationBin[];
   /** Rollouts per scorer label. */
   scorers: Record<string, number>;
+  /** Rollouts per way the file was read (`read as: TRL completions; question read from a chat transcript (…)`). */
+  readAs: Record<string, number>;
 }
 
 /** Build the report from analysed rollouts and the count of unreadable lines. */
@@ -88,6 +95,26 @@ function count(report: FileReport, e: ReportEntry): void {
   if (e.falsePositive.suspected) report.suspectedFalsePositives++;
   for (const rule of e.falsePositive.rules) bump(report.byFalsePositiveRule, rule);
   bump(report.scorers, e.scorer);
+  const readAs = readAsOf(e);
+  if (readAs !== null) bump(report.readAs, readAs);
+}
+
+/** The words for how an entry was read, once per (reading, format): rollouts of one prompt share them. */
+const readAsWords = new WeakMap<object, Map<string, string | null>>();
+const NO_READING = {};
+
+let lastReadAs: { key: object; format: string; text: string | null } = { key: NO_READING, format: '', text: null };
+
+function readAsOf(e: ReportEntry): string | null {
+  const key = e.questionReading ?? NO_READING;
+  if (key === lastReadAs.key && (e.format ?? '') === lastReadAs.format) return lastReadAs.text;
+  let byFormat = readAsWords.get(key);
+  if (!byFormat) readAsWords.set(key, (byFormat = new Map()));
+  const format = e.format ?? '';
+  if (!byFormat.has(format)) byFormat.set(format, readAsText(e.format, e.questionReading));
+  const text = byFormat.get(format) ?? null;
+  lastReadAs = { key, format, text };
+  return text;
 }
 
 function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
@@ -114,5 +141,6 @@ function emptyReport(unreadableLines: number): FileReport {
     auroc: null,
     calibration: [],
     scorers: {},
+    readAs: {},
   };
 }

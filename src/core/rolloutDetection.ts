@@ -9,7 +9,8 @@
  */
 import type { FieldRole } from './settings';
 import type { RolloutDraft } from './formats';
-import { adaptRecord, PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formats';
+import { adaptRecord } from './formats';
+import { PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formatsGeneric';
 import { parseLenient } from './lenientJson';
 import { readLine, splitLines, type TextLine } from './reader';
 

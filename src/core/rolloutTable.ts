@@ -8,13 +8,17 @@
  */
 import type { AnalysedRollout } from './analysis';
 import type { Decision, Outcome, ReasonCode, Step } from './model';
+import type { PromptReading, QuestionReading } from './transcript/prompt';
+import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
 import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
 import { Column, Interner } from './columns';
+import { RolloutReadings } from './rolloutReadings';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
-export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'> & {
+export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'
+  | 'questionReading' | 'promptReading' | 'responseTurns' | 'outcomeField' | 'rewards'> & {
   stepScores: readonly (number | null)[];
   stepNotes: readonly (string | null)[];
 };
@@ -45,6 +49,9 @@ interface RowTexts {
   response: string;
   steps: Step[];
   rawSteps: { start: number; end: number }[] | null;
+  /** The prompt's turns and system prompt, and the response's turns (with the texts only). */
+  promptReading: PromptReading | undefined;
+  responseTurns: Turn[] | null;
 }
 
 /** The analysed rollouts of one file, in file order (a rollout's id is its row). */
@@ -54,10 +61,8 @@ export class RolloutTable {
   /** A JSON array element's index (-1 for a JSONL line). */
   private readonly items = new Column(Int32Array);
   private readonly groupIds = new Column(Int32Array);
-  private readonly formats = new Interner<string>();
-  private readonly formatIds = new Column(Uint8Array);
-  private readonly outcomes = new Interner<Outcome>();
-  private readonly outcomeIds = new Column(Int32Array);
+  /** Outcome (and its field), format, question reading and reward fields of each row. */
+  private readonly readings = new RolloutReadings();
   private readonly strings = new Interner<string>();
   private readonly scorerIds = new Column(Int32Array);
   private readonly reasonIds = new Column(Int32Array);
@@ -80,9 +85,10 @@ export class RolloutTable {
   private readonly falsePositives = new Map<number, FalsePositive>();
   private readonly labels = new Map<number, (number | null)[]>();
   private readonly texts: (RowTexts | undefined)[] = [];
-  /** Each group's key, its first row and the prompt that row keeps. */
+  /** Each group's key, its first row and the prompt (and the prompt's turns) that row keeps. */
   readonly groups = new Interner<string>();
   private readonly groupPrompts: string[] = [];
+  private readonly groupPromptReadings: (PromptReading | undefined)[] = [];
   private readonly groupFirstRows: number[] = [];
 
   get count(): number {
@@ -100,14 +106,14 @@ export class RolloutTable {
     // Without texts, a group still keeps its first prompt for display.
     if (this.groups.size > groupsBefore) {
       this.groupPrompts.push(row.prompt);
+      this.groupPromptReadings.push(row.promptReading);
       this.groupFirstRows.push(at);
     }
     this.lines.push(row.line);
     this.indices.push(row.index);
     this.items.push(row.item ?? -1);
     this.groupIds.push(group);
-    this.formatIds.push(this.formats.id(row.format, row.format));
-    this.outcomeIds.push(this.outcomeId(row.outcome));
+    this.readings.add(at, row);
     this.scorerIds.push(this.stringId(row.scorer, 'scorer'));
     this.reasonIds.push(row.unscoredReason === null ? -1 : this.stringId(row.unscoredReason, 'reason'));
     this.goldIds.push(row.gold === null ? -1 : this.stringId(row.gold, 'gold'));
@@ -127,8 +133,8 @@ export class RolloutTable {
     if (row.stepLabels) this.labels.set(at, row.stepLabels);
     if (keep.texts || keep.offsets) {
       this.texts[at] = keep.texts
-        ? { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps }
-        : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps };
+        ? { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns }
+        : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps, promptReading: undefined, responseTurns: null };
     }
     return at;
   }
@@ -142,18 +148,6 @@ export class RolloutTable {
     last.text = text;
     last.id = this.strings.id(text, text);
     return last.id;
-  }
-
-  /** Outcomes seen by identity (the file's shared outcome objects), before their key is worked out. */
-  private readonly outcomeByObject = new Map<Outcome, number>();
-
-  private outcomeId(outcome: Outcome): number {
-    const known = this.outcomeByObject.get(outcome);
-    if (known !== undefined) return known;
-    const id = this.outcomes.id(outcomeKey(outcome), outcome);
-    // Only the stored value is remembered by identity: a fresh object per rollout is not kept.
-    if (this.outcomes.value(id) === outcome) this.outcomeByObject.set(outcome, id);
-    return id;
   }
 
   line(row: number): number {
@@ -198,7 +192,25 @@ export class RolloutTable {
   }
 
   outcome(row: number): Outcome {
-    return this.outcomes.value(this.outcomeIds.get(row));
+    return this.readings.outcome(row);
+  }
+
+  /** The file's field the row's outcome was read from, when its format names one. */
+  outcomeField(row: number): string | null {
+    return this.readings.outcomeField(row);
+  }
+
+  /** The reward fields the row's record carries beside its outcome, or null. */
+  rewards(row: number): AnalysedRollout['rewards'] {
+    return this.readings.rewards(row);
+  }
+
+  format(row: number): AnalysedRollout['format'] {
+    return this.readings.format(row);
+  }
+
+  questionReading(row: number): QuestionReading {
+    return this.readings.questionReading(row);
   }
 
   scorer(row: number): string {
@@ -298,7 +310,7 @@ export class RolloutTable {
       line: this.lines.get(row),
       index: this.indices.get(row),
       item: this.items.get(row) === -1 ? undefined : this.items.get(row),
-      format: this.formats.value(this.formatIds.get(row)) as AnalysedRollout['format'],
+      format: this.readings.format(row),
       group: this.groups.value(groupNumber),
       prompt: texts?.prompt ?? (isFirstOfGroup ? (this.groupPrompts[groupNumber] as string) : ''),
       response: texts ? texts.response : '',
@@ -319,14 +331,12 @@ export class RolloutTable {
       isScored,
       evidence: null,
       stepLabels: this.labels.get(row) ?? null,
+      questionReading: this.readings.questionReading(row),
+      // Set whether or not there is one: every rollout object keeps one shape.
+      promptReading: texts?.promptReading ?? (isFirstOfGroup ? this.groupPromptReadings[groupNumber] : undefined),
+      responseTurns: texts ? texts.responseTurns : null,
+      outcomeField: this.readings.outcomeField(row),
+      rewards: this.readings.rewards(row),
     };
   }
-}
-
-/**
- * Outcomes are interned: most rollouts share a handful (the file's `score` of 0 or 1, or the
- * same graded answer), and each distinct one is kept once.
- */
-function outcomeKey(o: Outcome): string {
-  return `${o.kind}\u0000${o.source}\u0000${typeof o.value}:${Object.is(o.value, -0) ? '-0' : String(o.value)}\u0000${o.extracted === undefined ? '\u0001' : String(o.extracted)}\u0000${o.answerFrom ?? ''}`;
 }

@@ -35,6 +35,8 @@ export interface ProfSettings {
   falsePositiveRules: FalsePositiveRule[];
   /** Field mapping: role → dotted JSON path, e.g. `response` → `extra.completion`. */
   fields: Partial<Record<FieldRole, string>>;
+  /** A folder holding the `tokenizer.json` that decodes token-id traces (open-instruct); absent: looked for. */
+  tokenizerDir?: string;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ProfSettings> = Object.freeze({

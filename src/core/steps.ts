@@ -110,7 +110,8 @@ function pushTrimmed(text: string, start: number, end: number, out: Step[]): voi
   if (span.end > span.start) out.push({ index: out.length, text: text.slice(span.start, span.end), start: span.start, end: span.end });
 }
 
-function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
+/** `[start, end)` shrunk past white space at both ends. */
+export function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
   let s = start;
   let e = end;
   while (s < e && isSpace(text.charCodeAt(s))) s++;
@@ -158,4 +159,19 @@ export function countSteps(response: string, rule: SplitRule, explicit?: readonl
 function hasNonSpace(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (!isSpace(text.charCodeAt(i))) return true;
   return false;
+}
+
+/**
+ * The steps of a multi-turn response: each assistant turn split by `rule` on its own, offsets in
+ * the whole response, numbered across turns. Tool calls, tool replies and user turns are no steps.
+ */
+export function splitAssistantSteps(response: string, turns: readonly { role: string; start: number; end: number }[], rule: SplitRule): Step[] {
+  const steps: Step[] = [];
+  for (const turn of turns) {
+    if (turn.role !== 'assistant' || !hasNonSpace(response, turn.start, turn.end)) continue;
+    for (const step of splitSteps(response.slice(turn.start, turn.end), rule)) {
+      steps.push({ index: steps.length, text: step.text, start: step.start + turn.start, end: step.end + turn.start });
+    }
+  }
+  return steps;
 }

@@ -23,10 +23,13 @@ export type RolloutSummary = Pick<
   | 'id' | 'line' | 'index' | 'group' | 'gold' | 'rawSteps' | 'stepScores' | 'stepNotes' | 'scorer'
   | 'outcome' | 'decision' | 'falsePositive'
   | 'lowSteps' | 'firstLowStep' | 'weakestStep' | 'isScored' | 'evidence'
->;
+> & Partial<Pick<AnalysedRollout, 'format' | 'questionReading' | 'outcomeField' | 'rewards'>>;
 
-/** The full text of a rollout, fetched only when the Rollout View shows it. */
-export type RolloutDetail = RolloutSummary & Pick<AnalysedRollout, 'prompt' | 'response' | 'steps'>;
+/**
+ * The full text of a rollout, fetched only when the Rollout View shows it, with the prompt's and
+ * the response's turns when they are a chat.
+ */
+export type RolloutDetail = RolloutSummary & Pick<AnalysedRollout, 'prompt' | 'response' | 'steps'> & Partial<Pick<AnalysedRollout, 'responseTurns' | 'promptReading'>>;
 
 /** File-level results sent after the last rollout chunk. */
 export interface AnalysisSummary {
@@ -237,6 +240,6 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
 /** Strips the texts a host does not need from an analysed rollout. */
 export function summariseRollout(rollout: AnalysedRollout): RolloutSummary {
   const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive } = rollout;
-  const { lowSteps, firstLowStep, weakestStep, isScored, evidence } = rollout;
-  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive, lowSteps, firstLowStep, weakestStep, isScored, evidence };
+  const { lowSteps, firstLowStep, weakestStep, isScored, evidence, format, questionReading, outcomeField, rewards } = rollout;
+  return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive, lowSteps, firstLowStep, weakestStep, isScored, evidence, format, questionReading, outcomeField, rewards };
 }

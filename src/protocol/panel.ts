@@ -59,7 +59,14 @@ export interface GroupData {
   /** The group key and the short id users see (uid or g<n>). */
   group: string;
   groupLabel: string;
+  /** The question (a chat prompt's last user turn), or the prompt as it stands. */
   prompt: string;
+  /** How the file and its question were read, in words (`read as: TRL completions; question read from …`). */
+  readAs?: string | null;
+  /** A chat prompt's system prompt, shown folded; null when there is none. */
+  system?: string | null;
+  /** A multi-turn prompt's turns before the question, in order. */
+  earlierTurns?: { label: string; text: string }[];
   gold: string | null;
   rows: GroupRow[];
   /** The settings the file was analysed with (what "reset" returns to). */
@@ -90,6 +97,20 @@ export interface DashboardData {
   falsePositives: FalsePositiveEntry[];
   /** How many suspected false positives exist; `falsePositives` may list fewer. */
   falsePositiveTotal: number;
+  /** The file's groups (the first ones), each opening in the group view: how a file read from disk is browsed. */
+  groups?: GroupEntry[];
+  /** How many groups there are; `groups` may list fewer. */
+  groupTotal?: number;
+}
+
+/** A group listed on the dashboard. */
+export interface GroupEntry {
+  label: string;
+  /** A rollout of the group, to open the group view on. */
+  rolloutId: number;
+  rollouts: number;
+  correct: number;
+  kept: number;
 }
 
 /** The host has nothing to show yet, or the source is gone. */

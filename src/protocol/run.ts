@@ -45,6 +45,8 @@ export interface RunView {
   progress: { filesDone: number; filesTotal: number } | null;
   /** Why the configured model did not score the files read last (the checker did), or null. */
   modelError: string | null;
+  /** Whose layout the run folder has, and what of it is left apart (validation dumps), in words. */
+  layout?: string | null;
 }
 
 /** The settings the charts label: the penalty zones, and what PROF keeps. */

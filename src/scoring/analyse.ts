@@ -19,6 +19,9 @@ import type { Scorer, ScorerInfo } from './scorer';
 import type { ScorerChoice } from '../core/scorerChoice';
 import { createScorerChain, hasFileScores } from './chain';
 import { OutcomeResolver, type UngradedAnswer } from './outcomes';
+import type { AdaptContext } from '../core/formatsTrainers';
+import { PLAIN_PROMPT, questionReadingOf } from '../core/transcript/prompt';
+import { responseTurnsOf } from '../core/rolloutText';
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
@@ -48,6 +51,8 @@ export interface AnalyseOptions {
   onProgress?: (done: number, total: number) => void;
   /** Where the algebra runs, for grading and the checker (default: the process's CAS worker). */
   cas?: CasService;
+  /** What trainers' records need from outside the file (the tokenizer of token-id traces). */
+  context?: AdaptContext;
 }
 
 /** Analyse a whole text (an open document). */
@@ -94,6 +99,12 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
   };
 }
 
+/**
+ * Notes that hold for the whole file, which every line would repeat (a tokenizer is missing, no
+ * reward column names the outcome): shown once, with the number of lines alike.
+ */
+const FILE_NOTES = new Set(['needs-tokenizer', 'outcome-column']);
+
 /** Notes of a rollout whose scorer said nothing about its steps: one frozen empty list. */
 const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
 const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
@@ -114,6 +125,10 @@ export class Analyzer {
   /** Which paths of the field mapping some record has; the first record's line, for the message about the others. */
   private readonly presence: FieldPresence;
   private firstLine: number | null = null;
+  /** What the adapters get beside the records: a summary without facts shows no reward fields. */
+  private readonly context: AdaptContext;
+  /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
+  private readonly fileNotes = new Map<string, { diagnostic: Diagnostic; repeats: number }>();
 
   constructor(private readonly options: AnalyseOptions) {
     this.settings = resolveSettings(options.settings);
@@ -125,6 +140,7 @@ export class Analyzer {
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
+    this.context = options.facts === false ? { ...options.context, rewards: false } : (options.context ?? {});
     const choice = options.scorer ?? 'auto';
     // Without texts or offsets to keep, a rollout scored from its own file scores needs only its step count.
     const needsSteps = this.keepText || this.rawOffsets || !(choice === 'auto' || choice === 'file');
@@ -134,20 +150,32 @@ export class Analyzer {
   /** Diagnostics from reading (unreadable lines count towards `unreadableLines`). */
   addDiagnostics(diagnostics: readonly Diagnostic[]): void {
     for (const d of diagnostics) {
-      this.diagnostics.push(d);
       if (d.severity === 'error') this.unreadable++;
+      this.keepDiagnostic(d);
     }
+  }
+
+  /** Kept, except the repeats of a note about the whole file: the first stands for them and counts them. */
+  private keepDiagnostic(d: Diagnostic): void {
+    if (!FILE_NOTES.has(d.code)) return void this.diagnostics.push(d);
+    const first = this.fileNotes.get(d.code);
+    if (!first) {
+      this.fileNotes.set(d.code, { diagnostic: d, repeats: 0 });
+      this.diagnostics.push(d);
+    } else first.repeats++;
   }
 
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
     const prepared: PreparedRollout[] = [];
-    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.table.count, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true };
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.table.count, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
+    const found: Diagnostic[] = [];
     for (const record of records) {
       this.firstLine ??= record.line;
       this.presence.observe(record.value);
-      if (prepareRecordInto(record, prepareOptions, prepared, this.diagnostics)) this.unreadable++;
+      if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
     }
+    for (const d of found) this.keepDiagnostic(d);
     const rollouts = new Array<Rollout>(prepared.length);
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
@@ -187,11 +215,20 @@ export class Analyzer {
       isScored: scored,
       outcome,
       stepLabels: r.stepLabels ?? null,
+      questionReading: questionReadingOf(r.promptReading ?? PLAIN_PROMPT),
+      promptReading: r.promptReading,
+      // Read only where the texts are kept: the response's turns show in the panel and the Rollout View.
+      responseTurns: this.keepText ? responseTurnsOf(r) : null,
+      outcomeField: r.outcomeField ?? null,
+      rewards: r.rewards ?? null,
     }, { texts: this.keepText, offsets: this.rawOffsets });
   }
 
   /** Decide every group and build the report. */
   async finish(): Promise<FileAnalysis> {
+    for (const { diagnostic, repeats } of this.fileNotes.values()) {
+      if (repeats > 0) diagnostic.message += ` (and ${repeats} more line${repeats === 1 ? '' : 's'} alike)`;
+    }
     const table = this.table;
     decideTable(table, this.settings);
     if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
@@ -219,9 +256,11 @@ export class Analyzer {
 
 /** What the report reads of each rollout, from the table: one entry object, filled in row by row. */
 function* reportEntries(table: RolloutTable): Generator<ReportEntry> {
-  const entry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '' };
+  const entry: ReportEntry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '', format: 'generic', questionReading: { kind: 'plain' } };
   for (let row = 0; row < table.count; row++) {
     entry.group = table.group(row);
+    entry.format = table.format(row);
+    entry.questionReading = table.questionReading(row);
     entry.outcome = table.outcome(row);
     entry.decision = table.decision(row);
     entry.falsePositive = table.falsePositive(row);

@@ -12,9 +12,14 @@ import type { FileAnalysis } from '../core/analysis';
 import { prepareRecord } from '../core/prepare';
 import { readLine, readText } from '../core/reader';
 import type { ProfSettings } from '../core/settings';
+import type { AdaptContext } from '../core/formatsTrainers';
+import type { PromptReading } from '../core/transcript/prompt';
+import type { Turn } from '../core/transcript/turns';
 import { Analyzer, type AnalyseOptions } from './analyse';
-import { readFileLines, type FileLine, LineSplitter } from './fileLines';
-import { InputFile } from './inputFile';
+import { type FileLine, LineSplitter } from './fileLines';
+import { InputFile } from './inputs/inputFile';
+import { readInputLines } from './inputs/inputLines';
+import { adaptContextFor } from './inputs/traceTokenizer';
 
 /** Options of a file analysis: `onBytes` follows the reading (done and total bytes). */
 export interface PathAnalyseOptions extends Omit<AnalyseOptions, 'fileName' | 'onProgress'> {
@@ -61,7 +66,10 @@ export interface PathAnalysis {
 /** Slices of a few hundred lines: each slice's parsed records die young, which keeps the collector cheap and the peak memory low. */
 const SLICE = 256;
 
-/** Analyse `path` from disk. */
+/**
+ * Analyse `path` from disk. A binary file is refused with one message (UnreadableFileError); a
+ * parquet file's rows are analysed with their texts kept (they cannot be read back by line).
+ */
 export async function analysePath(path: string, options: PathAnalyseOptions = {}): Promise<PathAnalysis> {
   // Only a regular file: `/dev/zero` and a FIFO are refused by type, before any reading.
   const input = options.input ?? InputFile.open(path);
@@ -74,22 +82,27 @@ export async function analysePath(path: string, options: PathAnalyseOptions = {}
 
 async function analyseInput(path: string, input: InputFile, options: PathAnalyseOptions): Promise<PathAnalysis> {
   const { input: _input, onChunk, ...analyseOptions } = options;
-  const analyzer = new Analyzer({ ...analyseOptions, fileName: path });
+  // A binary file is refused here, with the one message that names it.
+  const kind = input.kind();
+  const context = options.context ?? (await adaptContextFor(path, { tokenizerDir: options.settings?.tokenizerDir ?? null }));
+  const isParquet = kind === 'parquet';
+  const analyzer = new Analyzer({ ...analyseOptions, ...(isParquet ? { keepText: true } : {}), context, fileName: path });
   const size = input.size;
-  if (/\.json$/i.test(path)) {
+  if (kind === 'json') {
     const read = readText(readDocument(input, onChunk), path);
     analyzer.addDiagnostics(read.diagnostics);
     await analyzer.addRecords(read.records);
     options.onBytes?.(size, size);
     return { analysis: await analyzer.finish(), lines: null };
   }
-  const index = options.keepText === false ? new LineIndex() : null;
-  for await (const lines of readFileLines(path, undefined, { input, ...(onChunk ? { onChunk } : {}) })) {
+  // A parquet row cannot be read back by its line: its texts are kept instead.
+  const index = options.keepText === false && !isParquet ? new LineIndex() : null;
+  for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
     for (let i = 0; i < lines.length; i += SLICE) {
       options.signal?.throwIfAborted();
       await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer, index));
     }
-    options.onBytes?.(lines[lines.length - 1]?.byteEnd ?? 0, size);
+    options.onBytes?.(isParquet ? size : (lines[lines.length - 1]?.byteEnd ?? 0), size);
   }
   options.onBytes?.(size, size);
   return { analysis: await analyzer.finish(), lines: index };
@@ -140,6 +153,8 @@ export interface RolloutTexts {
   prompt: string;
   response: string;
   steps: Prepared[number]['steps'];
+  responseTurns: Turn[] | null;
+  promptReading?: PromptReading;
 }
 
 /**
@@ -147,14 +162,16 @@ export interface RolloutTexts {
  * the analysis used. Null for a rollout whose line is no longer what was analysed (the file changed).
  */
 export async function readRolloutTexts(path: string, index: LineIndex, wanted: readonly { line: number; index: number }[], settings: ProfSettings): Promise<(RolloutTexts | null)[]> {
+  const context = await adaptContextFor(path, { tokenizerDir: settings.tokenizerDir ?? null });
   const handle = await open(path, 'r');
   try {
     const byLine = new Map<number, Prepared | null>();
     const result: (RolloutTexts | null)[] = [];
     for (const w of wanted) {
-      if (!byLine.has(w.line)) byLine.set(w.line, await prepareLineAgain(handle, index, w.line, settings));
+      if (!byLine.has(w.line)) byLine.set(w.line, await prepareLineAgain(handle, index, w.line, { settings, context }));
       const rollout = byLine.get(w.line)?.find((p) => p.rollout.index === w.index);
-      result.push(rollout ? { group: rollout.rollout.group, prompt: rollout.rollout.prompt, response: rollout.rollout.response, steps: rollout.steps } : null);
+      const r = rollout?.rollout;
+      result.push(rollout && r ? { group: r.group, prompt: r.prompt, response: r.response, steps: rollout.steps, responseTurns: r.responseTurns ?? null, ...(r.promptReading ? { promptReading: r.promptReading } : {}) } : null);
     }
     return result;
   } finally {
@@ -162,7 +179,7 @@ export async function readRolloutTexts(path: string, index: LineIndex, wanted: r
   }
 }
 
-async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, settings: ProfSettings): Promise<Prepared | null> {
+async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, how: { settings: ProfSettings; context: AdaptContext }): Promise<Prepared | null> {
   const range = index.range(line);
   if (!range) return null;
   const bytes = Buffer.alloc(range.end - range.start);
@@ -172,5 +189,5 @@ async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: numb
   const [first] = [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()];
   const read = first ? readLine(first) : null;
   if (read?.kind !== 'record') return null;
-  return prepareRecord(read.record, { settings, rawOffsets: false, firstId: 0 }).rollouts;
+  return prepareRecord(read.record, { settings: how.settings, rawOffsets: false, firstId: 0, context: how.context }).rollouts;
 }

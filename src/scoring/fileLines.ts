@@ -9,7 +9,7 @@
  */
 import { LineBreakScanner } from '../core/lineBreaks';
 import { MAX_LINE_BYTES, type TextLine } from '../core/reader';
-import { InputFile } from './inputFile';
+import { InputFile } from './inputs/inputFile';
 
 export interface FileLine extends TextLine {
   byteStart: number;

@@ -13,6 +13,7 @@ import type { ModelConfig } from '../protocol/modelConfig';
 import { analyseText } from './analyse';
 import { analysePath, type LineIndex } from './analysePath';
 import { planCriticSend } from './critic/sendPlan';
+import { adaptContextFor, firstLineOf } from './inputs/traceTokenizer';
 import { describeModelFailure, type ModelScorers } from './modelScorers';
 import type { Scorer } from './scorer';
 
@@ -93,7 +94,9 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     signal: options.signal,
   };
   if (source.kind === 'text') {
-    const analysis = await analyseText(source.text, { ...common, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)) });
+    // Token-id traces open as text too; their tokenizer is looked for beside the file.
+    const context = await adaptContextFor(options.fileName, { tokenizerDir: options.settings.tokenizerDir ?? null }, firstLineOf(source.text));
+    const analysis = await analyseText(source.text, { ...common, context, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)) });
     return { analysis };
   }
   let reportedAt = 0;

@@ -7,6 +7,8 @@
  */
 import type { Outcome, Rollout } from '../core/model';
 import { finalAnswer } from '../core/answer/finalAnswer';
+import { assistantText } from '../core/transcript/response';
+import { responseTurnsOf } from '../core/rolloutText';
 import { createBoundedGrader, type BoundedGrader } from '../core/answer/boundedGrade';
 import { harnessNumericEqual } from '../core/answer/harness';
 import type { CasService } from '../core/casService';
@@ -38,7 +40,8 @@ export class OutcomeResolver {
     const toGrade: { at: number; pred: string; gold: string }[] = [];
     rollouts.forEach((r, at) => {
       if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') return void outcomes.push(r.fileOutcome);
-      const answer = finalAnswer(r.response, r.filePred ?? null);
+      // Tool replies and tool calls never supply the answer: only the assistant's own text is read.
+      const answer = finalAnswer(assistantText(r.response, responseTurnsOf(r)), r.filePred ?? null);
       const found = answer ? { extracted: answer.text, answerFrom: answer.from } : { extracted: null };
       if (r.fileOutcome.kind !== 'unknown') {
         outcomes.push({ ...r.fileOutcome, ...found });

@@ -53,13 +53,13 @@ export async function rolloutDetails(kept: KeptAnalysis, ids: readonly number[])
 async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
   const wanted = new Set(ids);
   const rollouts = kept.analysis.rollouts.filter((r) => wanted.has(r.id));
-  if (!kept.disk) return rollouts.map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps }));
+  if (!kept.disk) return rollouts.map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps, responseTurns: r.responseTurns, ...(r.promptReading ? { promptReading: r.promptReading } : {}) }));
   const texts = await readRolloutTexts(kept.disk.path, kept.disk.lines, rollouts, kept.analysis.settings);
   return rollouts.map((r, i) => {
     const text = texts[i];
     if (!text || text.group !== r.group) {
       throw new Error(`${kept.disk?.path} changed on disk since it was analysed (line ${r.line} is not the rollout it was); it is analysed again when the editor reloads it`);
     }
-    return { ...summariseRollout(r), prompt: text.prompt, response: text.response, steps: text.steps };
+    return { ...summariseRollout(r), prompt: text.prompt, response: text.response, steps: text.steps, responseTurns: text.responseTurns, ...(text.promptReading ? { promptReading: text.promptReading } : {}) };
   });
 }

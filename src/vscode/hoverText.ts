@@ -7,6 +7,7 @@
 import type { ProfSettings } from '../core/settings';
 import { clip, formatScore, formatScoreBeside } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
+import { readAsSentence, rewardsText } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { rankText } from '../core/presentation/summaryWords';
@@ -76,11 +77,15 @@ export function hoverMarkdown(input: HoverInput): string {
     : stepLines(input, input.step);
   lines.push(
     '',
-    `- Outcome: ${escapeMarkdown(outcomeLine(rollout.outcome, rollout.gold))}`,
+    `- Outcome: ${escapeMarkdown(outcomeLine(rollout.outcome, rollout.gold, rollout.outcomeField ?? null))}`,
     // Reason, rank and penalty are this module's own words (no file text): shown as written.
     `- PROF: **${reasonLabel(d.reason)}** · group rank ${rankText(rollout, input.group)}`,
     `- Consistency ${formatScore(d.consistency)} · aggregate ${formatScore(d.score)} · penalty ${penaltyText(d, settings)}`,
   );
+  const rewards = rewardsText(rollout.rewards, rollout.outcomeField);
+  if (rewards !== null) lines.push(`- Rewards in the file: ${escapeMarkdown(clip(rewards, MAX_QUOTED))}`);
+  const readAs = readAsSentence(rollout.format, rollout.questionReading);
+  if (readAs !== null) lines.push(`- ${escapeMarkdown(readAs)}`);
   if (rollout.falsePositive.suspected) {
     const evidence = rollout.evidence ? ` — ${escapeMarkdown(clip(rollout.evidence, MAX_QUOTED))}` : '';
     lines.push(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)})${evidence}`);

@@ -36,7 +36,7 @@ function waitForAnalysis(store: AnalysisStore, uri: vscode.Uri): Promise<boolean
 export async function openLargeFile(deps: { store: AnalysisStore; views: RolloutViewProvider }): Promise<void> {
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,
-    filters: { 'Rollout files': ['jsonl', 'json'] },
+    filters: { 'Rollout files': ['jsonl', 'json', 'parquet'] },
     title: 'Open a large rollout file from disk',
   });
   const uri = picked?.[0];

@@ -6,7 +6,9 @@
 import type { ProfSettings } from '../core/settings';
 import type { RolloutDetail } from '../protocol/analysis';
 import { formatScore } from '../core/presentation/numbers';
+import { clip } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
+import { readAsSentence, rewardsText, turnLabel } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { splitTextLines } from '../core/lineBreaks';
@@ -62,19 +64,58 @@ function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOpt
   out.write(
     `# Rollout ${rollout.id + 1} · line ${rollout.line}${rollout.index > 0 ? `, response ${rollout.index + 1}` : ''} · ${options.fileLabel}`,
     '',
-    `- Outcome: ${outcomeLine(rollout.outcome, rollout.gold)}`,
+    `- Outcome: ${outcomeLine(rollout.outcome, rollout.gold, rollout.outcomeField ?? null)}`,
     `- PROF: ${reasonLabel(d.reason)} · consistency ${formatScore(d.consistency)} · H = ${d.steps} · penalty ${penaltyText(d, options.settings)}`,
     `- Scorer: ${rollout.scorer}`,
   );
+  const rewards = rewardsText(rollout.rewards, rollout.outcomeField);
+  if (rewards !== null) out.write(`- Rewards in the file: ${rewards}`);
+  const readAs = readAsSentence(rollout.format, rollout.questionReading);
+  if (readAs !== null) out.write(`- ${readAs}`);
   if (rollout.falsePositive.suspected) {
     out.write(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)}): ${rollout.evidence ?? ''}`);
   }
 }
 
+/** The longest a system prompt is shown in the view: it is folded to its first words. */
+const SYSTEM_SHOWN = 160;
+
+/**
+ * The prompt: a chat's turns before the question (the system prompt folded to one line), then the
+ * question; a prompt that is not a chat as it stands.
+ */
+function writePrompt(out: LineWriter, rollout: RolloutDetail): void {
+  const reading = rollout.promptReading;
+  const turns = reading && (reading.kind === 'transcript' || reading.kind === 'messages') ? reading.turns : [];
+  if (turns.length === 0) return void out.write('', '## Prompt', '', rollout.prompt.trim() || '(no prompt)');
+  const lastUser = turns.map((t) => t.role).lastIndexOf('user');
+  turns.forEach((turn, i) => {
+    if (i === lastUser) return;
+    if (turn.role === 'system') return void out.write('', `## System prompt (folded, ${turn.text.length.toLocaleString('en-US')} characters): ${clip(turn.text, SYSTEM_SHOWN)}`);
+    out.write('', `## ${turnLabel(turn.role)}`, '', turn.text.trim() || '(empty)');
+  });
+  out.write('', '## Question', '', rollout.prompt.trim() || '(no prompt)');
+}
+
+/** The response's turns that are not the assistant's text, in order, to show between the steps. */
+function replies(rollout: RolloutDetail): { start: number; label: string; text: string }[] {
+  return (rollout.responseTurns ?? [])
+    .filter((t) => t.role !== 'assistant')
+    .map((t) => ({ start: t.start, label: turnLabel(t.role), text: rollout.response.slice(t.start, t.end).trim() }));
+}
+
 function writeSteps(out: LineWriter, rollout: RolloutDetail): RenderedStep[] {
   const rendered: RenderedStep[] = [];
   out.write('', '## Steps', '');
+  const between = replies(rollout);
+  const writeRepliesBefore = (offset: number): void => {
+    while (between.length > 0 && between[0]!.start < offset) {
+      const reply = between.shift()!;
+      out.write(`### ${reply.label} (not a step, not scored)`, reply.text || '(empty)', '');
+    }
+  };
   rollout.steps.forEach((step, i) => {
+    writeRepliesBefore(step.start);
     const score = rollout.stepScores[i];
     const isLow = rollout.lowSteps.includes(i);
     const note = rollout.stepNotes[i];
@@ -85,6 +126,7 @@ function writeSteps(out: LineWriter, rollout: RolloutDetail): RenderedStep[] {
     rendered.push({ step: i, headerLine, startLine, endLine: out.next });
     out.write('');
   });
+  writeRepliesBefore(Number.POSITIVE_INFINITY);
   return rendered;
 }
 
@@ -96,7 +138,7 @@ export function renderRollouts(rollouts: readonly RolloutDetail[], options: Rend
     if (i > 0) out.write('', '---', '');
     const headerLine = out.next;
     writeHeader(out, rollout, options);
-    out.write('', '## Prompt', '', rollout.prompt.trim() || '(no prompt)');
+    writePrompt(out, rollout);
     const steps = writeSteps(out, rollout);
     out.write('## Final answer', '', rollout.outcome.extracted ?? '(none extracted)', '', '## Gold', '', rollout.gold ?? '(none)');
     placed.push({ rolloutId: rollout.id, headerLine, steps });

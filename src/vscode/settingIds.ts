@@ -28,10 +28,11 @@ export const settingIds = {
   debounceMs: 'profLens.display.debounceMs',
   maxProblems: 'profLens.display.maxProblems',
   fields: 'profLens.fields.mapping',
+  tokenizerFolder: 'profLens.inputs.tokenizerFolder',
 } as const;
 
 /** Settings that may name files or servers, or run code on file text: ignored from an untrusted workspace's settings. */
-export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split];
+export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split, settingIds.tokenizerFolder];
 
 /** The default end-of-line summary; `{placeholders}` are filled per rollout. */
 export const DEFAULT_SUMMARY_TEMPLATE = '{outcome} {extracted} vs {gold} · weakest {weakest} · {decision}';

@@ -34,11 +34,22 @@ function key(id: string): string {
  * an untrusted workspace only the user's value counts; a workspace value then set is reported.
  */
 function readSplit(config: vscode.WorkspaceConfiguration, problems: string[]): string | undefined {
-  const inspected = config.inspect<unknown>(key(settingIds.split));
+  return readRestricted(config, settingIds.split, problems);
+}
+
+/** A restricted setting's value: in an untrusted workspace, only the user's own. */
+function readRestricted(config: vscode.WorkspaceConfiguration, id: string, problems: string[]): string | undefined {
+  const inspected = config.inspect<unknown>(key(id));
   const levels = { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
   const trusted = trustedValue(levels, vscode.workspace.isTrusted);
-  if (trusted.isWorkspaceValueIgnored) problems.push(`this workspace's ${settingIds.split} is ignored until the workspace is trusted`);
+  if (trusted.isWorkspaceValueIgnored) problems.push(`this workspace's ${id} is ignored until the workspace is trusted`);
   return trusted.value ?? undefined;
+}
+
+/** The folder of the tokenizer that decodes token-id traces (a path: restricted like the model folder). */
+function readTokenizerFolder(config: vscode.WorkspaceConfiguration, problems: string[]): string | undefined {
+  const value = readRestricted(config, settingIds.tokenizerFolder, problems);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 function readProf(config: vscode.WorkspaceConfiguration, problems: string[]): Partial<ProfSettings> {
@@ -56,6 +67,7 @@ function readProf(config: vscode.WorkspaceConfiguration, problems: string[]): Pa
     aggregate: get<ProfSettings['aggregate']>(settingIds.aggregate),
     threshold: get<number>(settingIds.threshold),
     split: readSplit(config, problems),
+    tokenizerDir: readTokenizerFolder(config, problems),
     falsePositiveRules: rules?.filter((r): r is FalsePositiveRule => FALSE_POSITIVE_RULES.includes(r as FalsePositiveRule)),
     fields: Object.fromEntries(
       Object.entries(fields).filter(([role, path]) => (FIELD_ROLES as readonly string[]).includes(role) && typeof path === 'string'),

@@ -12,8 +12,9 @@ import * as memory from './memory';
 import * as scoring from './scoring';
 import * as ties from './ties';
 import * as trend from './trend';
+import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
+const MODULES: Record<string, BenchModule> = { core, transcripts, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

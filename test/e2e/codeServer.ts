@@ -26,8 +26,8 @@ export function filesUnder(dir: string): string[] {
 
 /** What a caller controls about the VS Code it gets. */
 export interface CodeServerOptions {
-  /** Files to create in the workspace folder, by relative path. */
-  workspaceFiles?: Record<string, string>;
+  /** Files to create in the workspace folder, by relative path (bytes for binary files such as parquet). */
+  workspaceFiles?: Record<string, string | Buffer>;
   /** Extra user settings merged over the defaults that keep dialogs out of the way. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server and so for the extension host. */

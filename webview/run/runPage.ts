@@ -120,9 +120,10 @@ export class RunPage {
       ? `reading ${run.progress.filesDone} of ${run.progress.filesTotal} files…`
       : `${run.totalSteps} step${run.totalSteps === 1 ? '' : 's'} in ${run.files} file${run.files === 1 ? '' : 's'}${run.stride > 1 ? ` (every ${run.stride}th shown)` : ''}`;
     const modelNote = run.modelError ? h('span', { className: 'model-error', text: ` · the checker scored: ${run.modelError}` }) : null;
+    const layout = run.layout ? h('span', { className: 'muted layout', text: ` · read as ${run.layout}` }) : null;
     return h('li', {
       attrs: { title: run.location, 'data-run': run.id },
-      children: [h('span', { className: `swatch run-${index % 6}`, attrs: { 'aria-hidden': 'true' } }), h('strong', { text: run.label }), h('span', { className: 'muted', text: ` · ${status}` }), modelNote, ' ', remove],
+      children: [h('span', { className: `swatch run-${index % 6}`, attrs: { 'aria-hidden': 'true' } }), h('strong', { text: run.label }), h('span', { className: 'muted', text: ` · ${status}` }), layout, modelNote, ' ', remove],
     });
   }
 

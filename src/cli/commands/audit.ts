@@ -31,7 +31,7 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const labels = labelsPath ? await readLabelsFile(labelsPath) : null;
   if (labels && labels.store.labels.size === 0) throw new UsageError(`no labels read from ${labelsPath}: ${labels.problems.slice(0, 3).join('; ') || 'the file holds none'}`);
   for (const problem of labels?.problems.slice(0, 20) ?? []) io.stderr(`prof-lens: warning: ${problem}\n`);
-  const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { keepText: true }));
+  const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { keepText: true, command: 'audit' }));
   printDiagnostics(analysis, io);
   const sample = auditSample(analysis.rollouts, size, args.settings.seed);
   const judged: Judged = labels ? judgeByLabels(sample, labels.store) : await judgeByCritic(sample, args, io);

@@ -79,7 +79,7 @@ async function collect(args: ParsedArgs, io: CliIo, scoring: Parameters<Paramete
   let threshold: ThresholdInUse | null = null;
   let scorerLabel = scoring.scorer as string;
   for (const file of args.positionals) {
-    const analysed = await analyseAtThreshold(file, args, io, scoring, { keepText: true });
+    const analysed = await analyseAtThreshold(file, args, io, scoring, { keepText: true, command: 'eval' });
     const analysis = analysed.analysis;
     threshold ??= analysed.threshold;
     scorerLabel = analysis.scorer.label;

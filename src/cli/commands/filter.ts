@@ -2,7 +2,8 @@
  * `prof-lens filter <file> -o kept.jsonl [--decisions d.jsonl]`: offline PROF curation. Kept
  * rollouts are written as the original bytes of their lines; a grouped line keeps only its kept
  * responses (and the matching entries of the arrays the analysis read beside them); a `.json`
- * array's kept elements are written one per line from their own text. No output may be the input
+ * array's kept elements, and a parquet file's kept rows, are written one per line from their own
+ * text. A file with no readable rollout writes nothing and exits 1. No output may be the input
  * or the other output (checked before any work); both are written atomically and replace their
  * targets only when both are complete.
  *
@@ -17,15 +18,18 @@ import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/kep
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
-import { readFileLines } from '../../scoring/fileLines';
 import { readDocument } from '../../scoring/analysePath';
-import { InputFile, InputFileError } from '../../scoring/inputFile';
+import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
+import { readInputLines } from '../../scoring/inputs/inputLines';
+import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';
 import { thresholdText } from '../../core/presentation/thresholdWords';
 import { withScorer } from '../scorerOptions';
-import { printDiagnostics } from './report';
+import { openInput } from '../analyseFile';
+import { nothingReadable, printDiagnostics } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
 export async function filterCommand(argv: string[], io: CliIo): Promise<number> {
@@ -36,16 +40,20 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
   const decisionsPath = args.values.get('--decisions');
   const outputs = [{ label: '-o', path: resolve(io.cwd, output) }, ...(decisionsPath ? [{ label: '--decisions', path: resolve(io.cwd, decisionsPath) }] : [])];
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], outputs);
-  const input = InputFile.open(resolve(io.cwd, file));
+  const input = openInput(file, 'filter', io);
   try {
     const analysed = createHash('sha256');
-    const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { input, onChunk: (b) => analysed.update(b) }));
+    const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring, { input, onChunk: (b) => analysed.update(b), command: 'filter' }));
     io.stderr(`${file}: ${thresholdText(threshold.source)}\n`);
+    // Nothing to decide on: an empty output would look like a filter that kept nothing.
+    if (analysis.report.rollouts === 0) return nothingReadable(analysis, io, 'nothing was written');
+    const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
+    const context = await adaptContextFor(input.path, { tokenizerDir });
     const writers: AtomicWriter[] = [];
     let written: number;
     try {
       for (const o of outputs) writers.push(await openAtomicWriter(o.path));
-      written = await writeKept({ input, out: writers[0]!, analysis, settings: args.settings, analysed: analysed.digest('hex') });
+      written = await writeKept({ input, out: writers[0]!, analysis, settings: args.settings, context, analysed: analysed.digest('hex') });
       if (writers[1]) await writeDecisions(writers[1], analysis);
       for (const writer of writers) await writer.commit();
     } catch (error) {
@@ -71,13 +79,15 @@ interface KeptJob {
   out: AtomicWriter;
   analysis: FileAnalysis;
   settings: ProfSettings;
+  /** What the records needed beyond the file (a tokenizer), so each record gives the rollouts it gave the analysis. */
+  context: AdaptContext;
   /** Hash of the bytes the analysis read. */
   analysed: string;
 }
 
 /** Write the kept lines, read again through the same descriptor; returns how many lines were written. */
 async function writeKept(job: KeptJob): Promise<number> {
-  const { input, out, analysis, settings } = job;
+  const { input, out, analysis, settings, context } = job;
   const decided = new DecidedLines(analysis);
   const copied = createHash('sha256');
   input.checkUnchanged();
@@ -86,13 +96,14 @@ async function writeKept(job: KeptJob): Promise<number> {
     // A JSON array has no lines to copy: each kept element becomes one line of its own text.
     for (const record of readText(readDocument(input, (b) => copied.update(b)), input.path).records) {
       // Several elements may start on one line: each takes the rollouts it gave, in order.
-      const text = keptElementText(record.raw, decided.next(rolloutsOfRecord(record, settings.fields)), settings.fields);
+      const text = keptElementText(record.raw, decided.next(rolloutsOfRecord(record, settings.fields, context)), settings.fields);
       if (text === null) continue;
       await out.write(text + '\n');
       written++;
     }
   } else {
-    for await (const lines of readFileLines(input.path, undefined, { input, keepBytes: true, onChunk: (b) => copied.update(b) })) {
+    // A parquet row's bytes are its JSON text and a line break: it is written as a line of JSON Lines.
+    for await (const lines of readInputLines(input.path, { input, keepBytes: true, onChunk: (b) => copied.update(b) })) {
       for (const line of lines) {
         if (!line.bytes) continue;
         const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, decided.of(line.line), settings.fields);

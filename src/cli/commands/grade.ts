@@ -1,7 +1,7 @@
 /** `prof-lens grade <cases.jsonl>`: answer equivalence, one `{"equal": bool}` line per `{"pred","gold"}` line. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkRegularFile } from '../../scoring/inputFile';
+import { checkRegularFile } from '../../scoring/inputs/inputFile';
 import { createBoundedGrader, type BoundedVerdict, type GradePair } from '../../core/answer/boundedGrade';
 import { readText } from '../../core/reader';
 import { asText } from '../../core/fields';

@@ -45,6 +45,17 @@ export function reportJson(a: FileAnalysis, threshold?: ThresholdSource): Record
   };
 }
 
+/**
+ * A file with no rollout in it at all: its problems, then one line that says so; exit 1, since
+ * a pipeline that goes on with an empty output would train on nothing.
+ */
+export function nothingReadable(a: FileAnalysis, io: CliIo, consequence: string): number {
+  printDiagnostics(a, io);
+  const why = a.report.unreadableLines > 0 ? ` (${a.report.unreadableLines} unreadable line${a.report.unreadableLines === 1 ? '' : 's'}, see above)` : '';
+  io.stderr(`${a.fileName}: no readable rollout${why}; ${consequence}\n`);
+  return EXIT_UNREADABLE_LINES;
+}
+
 /** Unreadable lines and other problems go to stderr, each naming its line. */
 export function printDiagnostics(a: FileAnalysis, io: CliIo, limit = 20): void {
   const serious = a.diagnostics.filter((d) => d.severity !== 'info');

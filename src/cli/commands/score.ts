@@ -16,9 +16,13 @@ import { withStepScores, type StepScoresMeta } from '../../scoring/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/outputFiles';
 import type { Scorer } from '../../scoring/scorer';
 import { parseArgs, UsageError } from '../args';
-import { readFileLines, type FileLine } from '../../scoring/fileLines';
-import { InputFile } from '../../scoring/inputFile';
+import type { FileLine } from '../../scoring/fileLines';
+import type { InputFile } from '../../scoring/inputs/inputFile';
+import { readInputLines } from '../../scoring/inputs/inputLines';
+import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import { readDocument } from '../../scoring/analysePath';
+import { openInput } from '../analyseFile';
 import { onOneLine } from '../../core/keptLines';
 import { FieldPresence } from '../../core/fieldPresence';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
@@ -32,6 +36,10 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const output = args.values.get('-o');
   if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
+  // Refused before a model is opened: a folder (use trend), a file that is not a regular one, a binary file.
+  openInput(file, 'score', io).close();
+  const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
+  const context = await adaptContextFor(resolve(io.cwd, file), { tokenizerDir });
   const model = await createModelScorer(args, io);
   if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
@@ -39,16 +47,18 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     throw error;
   });
   let problems = 0;
+  let scored = 0;
+  const said = new Set<string>();
   let input: InputFile | null = null;
   try {
-    input = InputFile.open(resolve(io.cwd, file));
+    input = openInput(file, 'score', io);
     const meta = metaOf(model.scorer);
     const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
     const unreadable = { count: 0 };
     for await (const lines of inputLines({ file, input, io, unreadable })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
-        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence });
+        const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence, context, said });
         firstId += batch.rollouts;
         problems += batch.problems;
         for (const piece of batch.pieces) await (piece instanceof Uint8Array ? writer.write(piece) : copyRange(input, piece, writer));
@@ -58,7 +68,10 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     const missing = presence.missing();
     if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
     problems += unreadable.count;
-    await writer.commit();
+    scored = firstId;
+    // No rollout at all: an output of copied lines would look like a scored file.
+    if (scored === 0) await writer.abort();
+    else await writer.commit();
   } catch (error) {
     await writer.abort();
     throw error;
@@ -67,19 +80,25 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
+  if (scored === 0) {
+    io.stderr(`${file}: no readable rollout${problems > 0 ? ` (${problems} unreadable line${problems === 1 ? '' : 's'}, see above)` : ''}; no step scores written\n`);
+    return EXIT_UNREADABLE_LINES;
+  }
   io.stderr(`${file}: step scores written to ${output}\n`);
   return problems > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
 /**
- * The input as lines: a JSONL file streamed with each line's bytes; a JSON array (ProcessBench)
- * read whole, each element on one line from its own text (tokens as written: `onOneLine`), so the
- * output is JSONL with one element per line (`eval` reads it back).
+ * The input as lines: a JSONL file streamed with each line's bytes; a parquet file's rows, each a
+ * line of JSON; a JSON array (ProcessBench) read whole, each element on one line from its own text
+ * (tokens as written: `onOneLine`), so the output is JSONL with one element per line (`eval`
+ * reads it back).
  */
 async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number } }): AsyncGenerator<FileLine[]> {
   const { file, input, io, unreadable } = from;
-  if (!/\.json$/i.test(file)) {
-    yield* readFileLines(file, undefined, { input, keepBytes: true });
+  const kind = input.kind();
+  if (kind !== 'json') {
+    yield* readInputLines(file, { input, kind, keepBytes: true });
     return;
   }
   const read = readText(readDocument(input), file);
@@ -112,6 +131,10 @@ interface BatchContext {
   file: string;
   /** Which paths of the field mapping some record has. */
   presence: FieldPresence;
+  /** What the records need beyond the file (the tokenizer of token-id traces). */
+  context: AdaptContext;
+  /** Codes of the problems already reported. */
+  said: Set<string>;
 }
 
 /** What to write for a line: bytes, or (for a line over the length limit, never held) its byte range in the input. */
@@ -133,8 +156,16 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       continue;
     }
     ctx.presence.observe(read.record.value);
-    const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id });
+    const prepared = prepareRecord(read.record, { settings: ctx.args.settings, rawOffsets: false, firstId: id, context: ctx.context });
     id += prepared.rollouts.length;
+    const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
+    if (prepared.rollouts.length === 0 && errors.length > 0) problems++;
+    // One message per kind of problem: a missing tokenizer would otherwise be said on every line.
+    for (const d of errors) {
+      if (ctx.said.has(d.code)) continue;
+      ctx.said.add(d.code);
+      ctx.io.stderr(`${ctx.file}:${line.line}: ${d.message} (copied unchanged)\n`);
+    }
     perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });
   }
   const all = perLine.flatMap((p) => p.rollouts ?? []);
@@ -176,7 +207,8 @@ function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, 
     const s = byId.get(p.rollout.id);
     return s && s.kind === 'scored' ? s.scores : null;
   };
-  const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped';
+  // A record of several responses gets a list per response (an episode of one trace too: it is read back by trace).
+  const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped' || rollouts[0]!.rollout.format === 'prime-rl';
   if (isGrouped) return withStepScores(raw, rollouts.map(scoresOf), meta);
   return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
 }

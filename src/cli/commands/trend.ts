@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
 import { trendCsv, trendJson } from '../../core/run/trendOutput';
 import { createScorerChain } from '../../scoring/chain';
 import { defaultCacheDir } from '../../scoring/cache/identity';
-import { RunPathError, summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
+import { summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
+import { RunPathError } from '../../scoring/trend/runLayoutFiles';
 import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
 import { SummaryPool } from '../../scoring/trend/summaryPool';
 import { bundledWorkerPath } from '../../scoring/cas/casClient';
@@ -121,7 +122,8 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       const damaged: string[] = [];
       const onDamaged = (entry: string, file: string): void => void damaged.push(`prof-lens trend: the cache entry ${entry} (for ${file}) is damaged: ignored, the file was summarised again\n`);
       const cache = cacheDir === null || identity === null ? null : createSummaryCache(cacheDir, identity, { blocking: true, onDamaged });
-      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true };
+      const split = args.flags.has('--validation') ? 'validation' as const : 'train' as const;
+      const options = { summarise: plan.summarise, parallelism: plan.parallelism, cache, onProgress: progress.update, fields: args.settings.fields, blocking: true, split };
       const { onToDo, onLooked, onAllHandedOut } = plan;
       const hooks = { ...(onToDo ? { onToDo } : {}), ...(onLooked ? { onLooked } : {}), ...(onAllHandedOut ? { onAllHandedOut } : {}) };
       const result = await summariseRuns(paths, { ...options, ...hooks }).catch((error: unknown) => {

@@ -41,6 +41,7 @@ export function renderTrend(runs: readonly RunSummary[], scorerLabel: string): s
   const out: string[] = [];
   for (const run of runs) {
     out.push(`run: ${run.path} (${run.files} file${run.files === 1 ? '' : 's'}, ${run.steps.length} step${run.steps.length === 1 ? '' : 's'}) · scored by ${scorerLabel}`);
+    if (run.layout) out.push(`  read as: ${run.layout}`);
     if (run.steps.length > 0) out.push(...table(run.steps).map((line) => `  ${line}`));
     if (run.steps.some((s) => s.approximate)) out.push('  * the step spans several files: its AUROC and response-length p90 are weighted means of theirs');
     out.push('');

@@ -29,13 +29,23 @@ export interface ExtractOptions {
   lastNumber?: boolean;
 }
 
-/** The final answer of `response`, or null when no convention matches. */
+/**
+ * The final answer of `response`, or null when no convention matches. The last answer marker
+ * wins, whichever convention it is: GSM8K prompts ask for `#### <answer>` on the last line, and an
+ * earlier "the answer is …" phrase (or a box in an intermediate step) is not the final answer. A
+ * later "the answer is" that holds no answer ("the answer is correct") is passed over.
+ */
 export function extractAnswer(response: string, options: ExtractOptions = {}): ExtractedAnswer | null {
-  const boxed = extractBoxed(response);
-  const stated = extractAnswerHeading(response) ?? extractAnswerIs(response) ?? extractAColon(response);
-  // A box inside an intermediate step, then "The final answer is X" at the end: the statement wins.
-  if (boxed !== null && stated !== null && stated.start >= boxed.end && looksLikeAnswer(stated.text)) return stated;
-  return boxed ?? stated ?? (options.lastNumber === true ? extractLastNumber(response) : null);
+  const found = [extractBoxed(response), extractAnswerHeading(response), extractAnswerIs(response), extractAColon(response)];
+  let best: ExtractedAnswer | null = null;
+  let fallback: ExtractedAnswer | null = null;
+  for (const candidate of found) {
+    if (candidate === null) continue;
+    if (fallback === null || candidate.start > fallback.start) fallback = candidate;
+    if (candidate.method === 'the-answer-is' && !looksLikeAnswer(candidate.text)) continue;
+    if (best === null || candidate.start > best.start) best = candidate;
+  }
+  return best ?? fallback ?? (options.lastNumber === true ? extractLastNumber(response) : null);
 }
 
 /** Math, a number or a choice letter, rather than a word ("the answer is correct"). */

@@ -299,7 +299,7 @@ export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
     // One object refilled row after row: the figures of a rollout, without the rollout.
     const decision = { id: 0, kept: false, reason: 'kept', steps: 0, score: null, consistency: null, penalised: false, rank: null } as RowFigures['decision'];
     const scores: (number | null)[] = [];
-    const into = { line: 0, index: 0, item: undefined as number | undefined, gold: null as string | null, decision, isScored: false, stepScores: scores, falsePositive: NOT_SUSPECTED, responseChars: 0, prompt: '', outcome: null as unknown as RowFigures['outcome'] };
+    const into = { line: 0, index: 0, item: undefined as number | undefined, gold: null as string | null, decision, isScored: false, stepScores: scores, falsePositive: NOT_SUSPECTED, responseChars: 0, prompt: '', outcome: null as unknown as RowFigures['outcome'], outcomeField: null as string | null, rewards: null as RowFigures['rewards'] };
     for (let row = 0; row < columns.count; row++) {
       const item = columns.item(row);
       into.line = columns.line(row);
@@ -307,6 +307,8 @@ export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
       into.item = item === -1 ? undefined : item;
       into.gold = columns.gold(row);
       into.outcome = columns.outcome(row);
+      into.outcomeField = columns.outcomeField(row);
+      into.rewards = columns.rewards(row);
       into.decision = columns.decision(row, decision);
       into.isScored = columns.isScored(row);
       if (into.isScored) columns.stepScores(row, scores);

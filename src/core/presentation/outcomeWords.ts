@@ -4,6 +4,7 @@
  */
 import type { AnswerSource, Outcome, OutcomeKind } from '../model';
 import { clip } from './numbers';
+import { capText } from './capText';
 
 const OUTCOMES: Readonly<Record<OutcomeKind, { symbol: string; word: string }>> = {
   correct: { symbol: '✓', word: 'correct' },
@@ -37,9 +38,21 @@ export function answerSourceText(source: AnswerSource): string {
   return ANSWER_SOURCES[source];
 }
 
-/** `✓ correct · extracted 18 vs gold 18 (graded; answer from the file's pred)`. */
-export function outcomeLine(outcome: Outcome, gold: string | null): string {
-  const notes = [outcome.source === 'none' ? null : outcome.source, outcome.answerFrom ? answerSourceText(outcome.answerFrom) : null].filter((n) => n !== null);
+/**
+ * `✓ correct · extracted 18 vs gold 18 (graded; answer from the file's pred)`. With no gold in the
+ * file, the outcome is the trainer's own reward, and the line says so instead of "vs gold —":
+ * `✓ correct · from the trainer's reward accuracy_reward = 1 (no gold answer in the file) · answer 18`.
+ */
+export function outcomeLine(outcome: Outcome, gold: string | null, field: string | null = null): string {
+  const answer = outcome.answerFrom ? answerSourceText(outcome.answerFrom) : null;
+  // The field's name is the file's (a TRL reward column) or the user's path: shown clipped.
+  field = field === null ? null : capText(field, 80);
+  if (gold === null && outcome.source === 'file') {
+    const value = outcome.value === undefined || outcome.value === null ? '' : ` = ${String(outcome.value)}`;
+    const extracted = outcome.extracted ? ` · answer ${clip(outcome.extracted, 60)}${answer ? ` (${answer})` : ''}` : '';
+    return `${outcomeSymbol(outcome.kind)} ${outcome.kind} · from the trainer's reward${field ? ` ${field}` : ''}${value} (no gold answer in the file)${extracted}`;
+  }
+  const notes = [outcome.source === 'none' ? null : outcome.source === 'file' && field ? `file: ${field}` : outcome.source, answer].filter((n) => n !== null);
   const how = notes.length ? ` (${notes.join('; ')})` : '';
   return `${outcomeSymbol(outcome.kind)} ${outcome.kind} · extracted ${clip(outcome.extracted, 60)} vs gold ${clip(gold, 60)}${how}`;
 }

@@ -34,6 +34,8 @@ export interface RunProblem {
 /** One run: its steps (ascending) and the problems of its files. */
 export interface RunSummary {
   path: string;
+  /** Whose layout the folder has, and what of it was left apart (validation dumps), in words. */
+  layout?: string;
   files: number;
   steps: StepSummary[];
   problems: RunProblem[];

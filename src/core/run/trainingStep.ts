@@ -32,8 +32,17 @@ export function stepOfRecord(value: unknown): number | null {
 export function stepOfFileName(name: string): number | null {
   const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
   const digits = base.match(/\d+/g);
-  if (!digits) return null;
+  // prime-rl names the step in a folder: `step_3/train/all/traces.jsonl`.
+  if (!digits) return stepOfFolder(name);
   const n = Number(digits[digits.length - 1]);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The step of the last `step_N` folder in a path, or null. */
+function stepOfFolder(path: string): number | null {
+  const folders = path.replace(/\\/g, '/').split('/').slice(0, -1).filter((p) => /^step_\d+$/.test(p));
+  const last = folders[folders.length - 1];
+  const n = last === undefined ? NaN : Number(last.slice(5));
   return Number.isSafeInteger(n) ? n : null;
 }
 

@@ -8,13 +8,13 @@ import type { StepSummary } from './stepSummary';
 
 /** The machine-readable trend. */
 export interface TrendJson {
-  runs: { path: string; files: number; steps: StepSummary[]; problems: RunSummary['problems'] }[];
+  runs: { path: string; files: number; steps: StepSummary[]; problems: RunSummary['problems']; layout?: string }[];
   scorer: unknown;
   settings: unknown;
 }
 
 export function trendJson(runs: readonly RunSummary[], scorer: unknown, settings: unknown): TrendJson {
-  return { runs: runs.map((r) => ({ path: r.path, files: r.files, steps: r.steps, problems: r.problems })), scorer, settings };
+  return { runs: runs.map((r) => ({ path: r.path, files: r.files, steps: r.steps, problems: r.problems, ...(r.layout ? { layout: r.layout } : {}) })), scorer, settings };
 }
 
 /** Columns of the CSV, before the per-reason ones. */

@@ -10,9 +10,9 @@ import { readText } from '../../core/reader';
 import { recordStepScores } from '../../core/stepScoreFields';
 import type { Json } from '../../core/fields';
 import type { Scorer } from '../scorer';
-import { readFileLines } from '../fileLines';
+import { readInputLines } from '../inputs/inputLines';
 import { readLine } from '../../core/reader';
-import { checkRegularFile } from '../inputFile';
+import { checkRegularFile } from '../inputs/inputFile';
 
 /** Records looked at to learn whether a file carries scores and from which model. */
 const PEEK_RECORDS = 64;
@@ -51,7 +51,8 @@ export async function peekFileScores(path: string): Promise<ScoresPeek> {
     return peek;
   }
   let seen = 0;
-  for await (const lines of readFileLines(path)) {
+  // Parquet rows are looked at as lines; a binary file is refused here with its one message.
+  for await (const lines of readInputLines(path)) {
     for (const line of lines) {
       const read = readLine(line);
       if (read.kind !== 'record') continue;

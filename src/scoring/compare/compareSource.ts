@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stepOfFileName } from '../../core/run/trainingStep';
 import type { FieldRole } from '../../core/settings';
-import { listRunFiles, RunPathError } from '../trend/runFiles';
+import { listRunFiles, RunPathError } from '../trend/runLayoutFiles';
 
 /** A side as resolved: the files to read and, for a step, which records of them belong. */
 export interface CompareSource {

@@ -11,7 +11,7 @@ import { resolveSettings, type ProfSettings } from '../../core/settings';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import type { AnalysisSource, SendPlan } from '../../protocol/analysis';
 import type { ScoreItem, Scorer } from '../scorer';
-import { readFileLines } from '../fileLines';
+import { readInputLines } from '../inputs/inputLines';
 import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from './criticScorer';
 
 /** What the plan is made from. */
@@ -34,7 +34,7 @@ async function* recordsOf(source: AnalysisSource, fileName: string): AsyncGenera
     yield* readText(text, fileName).records;
     return;
   }
-  for await (const lines of readFileLines(source.path)) {
+  for await (const lines of readInputLines(source.path)) {
     for (const line of lines) {
       const result = readLine(line);
       if (result.kind === 'record') yield result.record;

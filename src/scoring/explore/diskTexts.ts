@@ -12,7 +12,7 @@ import type { FieldRole } from '../../core/settings';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
 import { LineSplitter } from '../fileLines';
-import { InputFile } from '../inputFile';
+import { InputFile } from '../inputs/inputFile';
 import { readDocument, type LineIndex } from '../analysePath';
 
 type Fields = Partial<Record<FieldRole, string>>;

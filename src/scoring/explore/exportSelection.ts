@@ -14,7 +14,7 @@ import { selectionLines, type RolloutPlaces, type SelectedOnLine } from '../../c
 import { recordLocation } from '../../core/presentation/locationWords';
 import { readFileLines } from '../fileLines';
 import { readDocument } from '../analysePath';
-import { InputFile, InputFileError } from '../inputFile';
+import { InputFile, InputFileError } from '../inputs/inputFile';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../outputFiles';
 
 export interface ExportSelectionJob {

@@ -5,18 +5,13 @@
  * that says why; the other files go on.
  */
 import { statSync } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
-import { compareRunFiles } from '../../core/run/trainingStep';
-import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
+import type { RunSplit } from '../../core/run/runLayout';
 import type { FieldRole } from '../../core/settings';
 import type { SummaryCache } from './summaryCache';
 import type { JobOptions, SummaryOutcome } from './summaryPool';
-import { fileKind } from '../inputFile';
-
-/** Rollout files of a run folder: `.jsonl` and `.json`. */
-const RUN_FILE = /\.(jsonl|json)$/i;
+import { layoutNote, noFilesMessage, runFilesOf, type SkippedFile } from './runLayoutFiles';
 
 /** Summarises one file (a worker pool's job, or an in-process analysis). */
 export type FileSummariser = (file: string, options: JobOptions) => Promise<SummaryOutcome>;
@@ -54,6 +49,8 @@ export interface SummariseFilesOptions {
   onLooked?: (todo: { files: number; bytes: number }) => void;
   /** The user's field mapping, which decides whether a `.json` object in a run folder holds rollouts. */
   fields?: Partial<Record<FieldRole, string>>;
+  /** The run's training steps (default) or its validation dumps, read as a run of their own. */
+  split?: RunSplit;
 }
 
 /** What summarising a set of files came to. */
@@ -63,63 +60,6 @@ export interface FilesResult {
   scorerLabel: string | null;
   /** Why a configured model did not score (the checker did), once per distinct message. */
   modelErrors: string[];
-}
-
-/** A run path is neither a folder nor a file. */
-export class RunPathError extends Error {}
-
-/**
- * The run's files, absolute, in step order: the folder's `.jsonl`/`.json` files, or the one file
- * given. A `.json` object in the folder that holds no rollouts (a config, a metrics file) is not a
- * step: it is left out rather than reported as a broken step file. Empty and unreadable files stay
- * in, to be named as problems. What is not a regular file (a FIFO, a socket, a device, a symlink to
- * one, a symlink loop) is never opened (a FIFO would block for ever, `/dev/zero` never ends): it is
- * left out, and named in `skipped` when the caller passes a list.
- */
-export async function listRunFiles(path: string, fields: Partial<Record<FieldRole, string>> = {}, skipped?: { file: string; message: string }[]): Promise<string[]> {
-  const absolute = resolve(path);
-  const info = await stat(absolute).catch(() => null);
-  if (!info) throw new RunPathError(`${path}: no such folder or file`);
-  if (info.isFile()) return [absolute];
-  if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file, not ${fileKind(info)}`);
-  const entries = await readdir(absolute, { withFileTypes: true });
-  const candidates = entries.filter((e) => RUN_FILE.test(e.name) && !e.isDirectory()).map((e) => e.name).sort(compareRunFiles).map((name) => join(absolute, name));
-  const kinds = await Promise.all(candidates.map(regularOrWhy));
-  const files = candidates.filter((file, i) => {
-    const why = kinds[i];
-    if (why !== null) skipped?.push({ file, message: `skipped: ${why}` });
-    return why === null;
-  });
-  const isStep = await Promise.all(files.map((file) => (/\.json$/i.test(file) ? mayBeStepFile(file, fields) : true)));
-  return files.filter((_, i) => isStep[i]);
-}
-
-/**
- * Null for a regular file (through symlinks) or a dangling symlink (named later, as a file that
- * cannot be read); otherwise why the entry is no step file.
- */
-async function regularOrWhy(file: string): Promise<string | null> {
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => error);
-  if (info instanceof Error) return info.code === 'ELOOP' ? 'a loop of symbolic links' : null;
-  if (info.isFile()) return null;
-  const isLink = await lstat(file).then((l) => l.isSymbolicLink(), () => false);
-  return `${isLink ? 'a symbolic link to ' : ''}${fileKind(info)}, not a regular file`;
-}
-
-/** False for a JSON object document whose first 64 KB hold no rollout record (a run's config or metrics). */
-export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<boolean> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return true;
-  try {
-    const buffer = Buffer.alloc(DETECTION_PREFIX_CHARS);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const prefix = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
-    if (!/^\s*\{/.test(prefix)) return true;
-    const isWholeText = bytesRead < buffer.length;
-    return holdsRollouts(prefix, { fileName: file, fields, isWholeText });
-  } finally {
-    await handle.close();
-  }
 }
 
 function failed(file: string, size: number, mtimeMs: number, message: string): FileSummary {
@@ -256,17 +196,22 @@ export async function summariseFiles(files: readonly string[], options: Summaris
 
 /** Summarise whole runs (each a folder or one file); a run with no rollout files says so. */
 export async function summariseRuns(paths: readonly string[], options: SummariseFilesOptions): Promise<{ runs: RunSummary[]; scorerLabel: string | null; modelErrors: string[] }> {
-  const skipped = paths.map((): { file: string; message: string }[] => []);
-  const listed = await Promise.all(paths.map((path, r) => listRunFiles(path, options.fields, skipped[r])));
-  const all = listed.flat();
+  const split = options.split ?? 'train';
+  const skipped = paths.map((): SkippedFile[] => []);
+  const listed = await Promise.all(paths.map((path, r) => runFilesOf(path, { ...(options.fields ? { fields: options.fields } : {}), split, skipped: skipped[r]! })));
+  const all = listed.flatMap((l) => l.files);
   const result = await summariseFiles(all, options);
   let offset = 0;
   const runs = paths.map((path, r) => {
-    const count = listed[r]!.length;
+    const { files, layout } = listed[r]!;
+    const count = files.length;
     const run = assembleRun(path, result.summaries.slice(offset, offset + count));
     offset += count;
+    const note = layoutNote(layout, split);
+    if (note !== null) run.layout = note;
     run.problems.push(...skipped[r]!);
-    if (count === 0) run.problems.push({ file: path, message: 'holds no .jsonl or .json files' });
+    if (count === 0) run.problems.push({ file: path, message: noFilesMessage(layout, split) });
+    else if (run.steps.length === 0) run.problems.push({ file: path, message: `no training step in its ${count} file${count === 1 ? '' : 's'}: none held a readable rollout (see the problems above)` });
     return run;
   });
   return { runs, scorerLabel: result.scorerLabel, modelErrors: result.modelErrors };

@@ -5,9 +5,11 @@
  * file-system events; a periodic rescan of sizes and times catches events a watcher missed.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { isRunFile, type RunLayoutKind, type RunSplit } from '../../core/run/runLayout';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
-import { listRunFiles, mayBeStepFile, summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
+import { summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
+import { layoutNote, mayBeStepFile, runFilesOf } from './runLayoutFiles';
 import type { SummaryCache } from './summaryCache';
 
 export interface RunTrackerDeps {
@@ -17,8 +19,6 @@ export interface RunTrackerDeps {
   /** Quiet time after a file's last change before it is read (a trainer writes a step file in pieces). */
   settleMs?: number;
 }
-
-const RUN_FILE = /\.(jsonl|json)$/i;
 
 /** One run, its files' summaries, and what is being summarised now. */
 export class RunTracker {
@@ -32,8 +32,12 @@ export class RunTracker {
   private isFileRun = false;
   private current: RunProgress | null = null;
   private lastModelError: string | null = null;
+  /** Whose layout the run folder has (which files are its steps), once started. */
+  private layoutKind: RunLayoutKind = 'step-files';
+  private layoutText: string | null = null;
 
-  constructor(readonly path: string, private deps: RunTrackerDeps) {
+  /** `split`: the run's training steps (default), or its validation dumps as a run of their own. */
+  constructor(readonly path: string, private deps: RunTrackerDeps, readonly split: RunSplit = 'train') {
     this.path = resolve(path);
   }
 
@@ -61,14 +65,18 @@ export class RunTracker {
   /** The run as it stands. */
   summary(): RunSummary {
     const files = [...this.known.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return assembleRun(this.path, files);
+    const run = assembleRun(this.path, files);
+    if (this.layoutText !== null) run.layout = this.layoutText;
+    return run;
   }
 
   /** Reads every file of the run (the cache answers for those it knows). */
   async start(): Promise<void> {
     const info = await stat(this.path).catch(() => null);
     this.isFileRun = info?.isFile() ?? false;
-    const files = await listRunFiles(this.path);
+    const { files, layout } = await runFilesOf(this.path, { split: this.split });
+    this.layoutKind = layout?.kind ?? 'step-files';
+    this.layoutText = layoutNote(layout, this.split);
     await this.read(files);
   }
 
@@ -85,7 +93,9 @@ export class RunTracker {
   /** Whether a path is one of this run's files. */
   owns(file: string): boolean {
     const absolute = resolve(file);
-    return this.isFileRun ? absolute === this.path : dirname(absolute) === this.path && RUN_FILE.test(basename(absolute));
+    if (this.isFileRun) return absolute === this.path;
+    const inside = relative(this.path, absolute);
+    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) && isRunFile(this.layoutKind, inside, this.split);
   }
 
   /** A file appeared or changed: read it once it has been quiet for a moment (if its size or time changed). */
@@ -107,7 +117,7 @@ export class RunTracker {
 
   /** Compares the folder with what is known (sizes and times only) and reads what is new or changed. */
   async rescan(): Promise<void> {
-    const files = await listRunFiles(this.path).catch(() => [] as string[]);
+    const files = await runFilesOf(this.path, { split: this.split }).then((r) => r.files, () => [] as string[]);
     const present = new Set(files);
     for (const file of [...this.known.keys()]) if (!present.has(file)) this.deleted(file);
     for (const file of files) void this.refreshFile(file);

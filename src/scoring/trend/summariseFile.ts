@@ -10,6 +10,7 @@ import { createScorerChain } from '../chain';
 import type { Scorer } from '../scorer';
 import { fileBatches } from './fileBatches';
 import { summariseRecords } from './summariseRecords';
+import { adaptContextFor } from '../inputs/traceTokenizer';
 
 export interface SummariseFileOptions {
   settings: Partial<ProfSettings>;
@@ -22,6 +23,7 @@ export interface SummariseFileOptions {
 
 export async function summariseFile(file: string, options: SummariseFileOptions): Promise<{ figures: FileFigures; scorerLabel: string }> {
   const { settings, scorer, modelScorer, signal } = options;
-  const figures = await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), ...(signal ? { signal } : {}) });
+  const context = await adaptContextFor(file, { tokenizerDir: settings.tokenizerDir ?? null });
+  const figures = await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer, context, ...(modelScorer ? { modelScorer } : {}), ...(signal ? { signal } : {}) });
   return { figures, scorerLabel: createScorerChain(scorer, modelScorer).info.label };
 }

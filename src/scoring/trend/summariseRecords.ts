@@ -11,6 +11,7 @@ import { partFromAnalysis, type StepPart } from '../../core/run/stepSummary';
 import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';
 import type { FileFigures } from '../../core/run/runSummary';
 import { Analyzer } from '../analyse';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import { eachBrief } from '../../core/analysis';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorer';
@@ -28,6 +29,8 @@ export interface SummariseOptions {
   scorer: ScorerChoice;
   modelScorer?: Scorer;
   signal?: AbortSignal;
+  /** What the file's records need from outside it (the tokenizer of token-id traces). */
+  context?: AdaptContext;
   /**
    * Steps analysed at once. A file whose steps interleave more than this closes the least recently
    * seen step early; if that step comes back, it becomes a second part (merged like a step that
@@ -105,11 +108,11 @@ class FileSummariser {
     }
     const limit = this.options.maxOpenSteps ?? DEFAULT_OPEN_STEPS;
     while (this.open.size >= limit) await this.close(this.open.keys().next().value as number);
-    const { file, settings, scorer, modelScorer, signal } = this.options;
+    const { file, settings, scorer, modelScorer, signal, context } = this.options;
     const opened: OpenStep = {
       // A summary lists no infos and shows no rollout: the step-count check (an info) and the
       // presentation facts (low steps, evidence lines) are not made.
-      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, checkStepCounts: false, facts: false, ...(signal ? { signal } : {}) }),
+      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, checkStepCounts: false, facts: false, ...(signal ? { signal } : {}), ...(context ? { context } : {}) }),
       firstLine: line,
     };
     this.open.set(step, opened);

@@ -10,7 +10,19 @@ import type { RolloutSummary } from '../../protocol/analysis';
 import type { DecisionFormat, ExportResult, WhatIfSettings } from '../../protocol/panel';
 import { checkOutputs, writeFileAtomic } from '../../scoring/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
-import { decideFile, decisionsCsv, decisionsJsonl, keptBytes } from './exportFiles';
+import { decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from './exportFiles';
+import { InputFile } from '../../scoring/inputs/inputFile';
+import { parquetLines } from '../../scoring/inputs/parquetRows';
+
+/** A parquet file's rows as lines of JSON, read from disk (a parquet file is never an edited document). */
+async function parquetRowLines(path: string): Promise<{ line: number; raw: string }[]> {
+  const input = InputFile.open(path);
+  try {
+    return await parquetLines(input);
+  } finally {
+    input.close();
+  }
+}
 
 /** Which export, of which file, under which settings (null: as analysed). */
 export interface ExportJob {
@@ -56,6 +68,8 @@ interface Analysed {
 async function contents(job: ExportJob, analysed: Analysed, target: vscode.Uri): Promise<{ bytes: Uint8Array; lines: number } | string> {
   const { rollouts } = analysed;
   if (job.what === 'kept') {
+    // A parquet file has no lines to copy: its kept rows are written as lines of JSON, as `filter` writes them.
+    if (/\.parquet$/i.test(job.source.path) && job.source.scheme === 'file') return keptRowBytes(await parquetRowLines(job.source.fsPath), rollouts, analysed.fields);
     const bytes = await sourceBytes(job.source, analysed.version);
     return typeof bytes === 'string' ? bytes : keptBytes(bytes, rollouts, job.source.path, analysed.fields);
   }

@@ -6,7 +6,7 @@
 import { decideAll, NOT_SUSPECTED } from '../../core/groups';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { decisionLine, groupIds } from '../../core/decisionLines';
-import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
+import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/keptLines';
 import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/settings';
@@ -136,6 +136,17 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
   return { bytes: concat(chunks), lines: chunks.length };
 }
 
+/** Kept rows of a parquet file (each row a line of JSON): the lines `prof-lens filter` writes for them. */
+export function keptRowBytes(rows: readonly { line: number; raw: string }[], rollouts: readonly RolloutSummary[], fields: ProfSettings['fields'] = {}): KeptOutput {
+  const lines = byLine(rollouts);
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  for (const row of rows) {
+    const text = keptLineText(row.raw, lines.get(row.line), fields);
+    if (text !== null) chunks.push(encoder.encode(text + '\n'));
+  }
+  return { bytes: concat(chunks), lines: chunks.length };
+}
 
 function isValidUtf8(strict: { decode(bytes: Uint8Array): string }, bytes: Uint8Array): boolean {
   try {

@@ -3,9 +3,11 @@
  * analysis worker and the file's report. Pure (no `vscode` import), so it is unit-tested directly.
  */
 import { groupIds } from '../../core/decisionLines';
+import { readAsText, turnLabel } from '../../core/presentation/readingWords';
+import type { PromptTurn } from '../../core/transcript/prompt';
 import type { ProfSettings } from '../../core/settings';
 import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
-import type { DashboardData, FalsePositiveEntry, GroupData, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
+import type { DashboardData, FalsePositiveEntry, GroupData, GroupEntry, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
 
 /**
  * What one group message may carry: a runaway rollout (thousands of steps, megabytes of text) or a
@@ -129,6 +131,15 @@ function omissions(rows: readonly GroupRow[], stepChars: number, promptCut: bool
   return parts.length > 0 ? `${parts.join('; ')}. The Rollout View shows every step in full.` : null;
 }
 
+/** A chat prompt's system prompt and the turns before its question (none for a plain prompt). */
+function promptTurnsOf(detail: RolloutDetail | undefined): { system: string | null; earlier: PromptTurn[] } {
+  const reading = detail?.promptReading;
+  if (!reading || (reading.kind !== 'transcript' && reading.kind !== 'messages')) return { system: null, earlier: [] };
+  const lastUser = reading.turns.map((t) => t.role).lastIndexOf('user');
+  const earlier = reading.turns.filter((t, i) => i < lastUser && t.role !== 'system').slice(0, 16);
+  return { system: reading.system, earlier };
+}
+
 /** The group view's data; rows in file order (the webview orders them). */
 export function groupData(input: GroupInput): GroupData {
   const byId = new Map(input.details.map((d) => [d.id, d]));
@@ -139,12 +150,16 @@ export function groupData(input: GroupInput): GroupData {
   const stepChars = stepCharsFor(steps);
   const rows = input.members.map((r, i) => groupRow(r, steps[i]!, stepChars));
   const prompt = firstDetail?.prompt ?? '';
+  const chat = promptTurnsOf(firstDetail);
   return {
     source: input.source,
     fileLabel: input.fileLabel,
     group: first?.group ?? '',
     groupLabel: input.groupLabel,
     prompt: shorten(prompt, MAX_PROMPT_CHARS),
+    readAs: first ? readAsText(first.format, first.questionReading) : null,
+    system: chat.system === null ? null : shorten(chat.system, MAX_PROMPT_CHARS),
+    earlierTurns: chat.earlier.map((t) => ({ label: turnLabel(t.role), text: shorten(t.text, MAX_PROMPT_CHARS) })),
     gold: first?.gold ?? null,
     rows,
     settings: panelSettings(input.summary.settings),
@@ -181,5 +196,27 @@ export function dashboardData(input: DashboardInput): DashboardData {
     scorerLabel: input.summary.scorer.label,
     falsePositives,
     falsePositiveTotal: suspects.length,
+    groups: groupEntries(input.rollouts, labels),
+    groupTotal: labels.size,
   };
+}
+
+/** The dashboard lists this many groups at most. */
+const MAX_LISTED_GROUPS = 100;
+
+/** The first groups of a file, in file order, with their sizes. */
+function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<string, string>): GroupEntry[] {
+  const entries = new Map<string, GroupEntry>();
+  for (const r of rollouts) {
+    let entry = entries.get(r.group);
+    if (!entry) {
+      if (entries.size >= MAX_LISTED_GROUPS) continue;
+      entry = { label: labels.get(r.group) ?? '', rolloutId: r.id, rollouts: 0, correct: 0, kept: 0 };
+      entries.set(r.group, entry);
+    }
+    entry.rollouts++;
+    if (r.outcome.kind === 'correct') entry.correct++;
+    if (r.decision.kept) entry.kept++;
+  }
+  return [...entries.values()];
 }

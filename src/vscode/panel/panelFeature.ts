@@ -4,6 +4,7 @@
  * following the cursor from group to group. The extension wires it with one call.
  */
 import * as vscode from 'vscode';
+import { basename } from 'node:path';
 import { isPanelState } from '../../protocol/panel';
 import type { AnalysisClient } from '../../scoring/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
@@ -24,7 +25,7 @@ export const panelCommandIds = {
 /** What the panels need from the extension. */
 export interface PanelFeatureDeps {
   extensionUri: vscode.Uri;
-  store: Pick<AnalysisStore, 'get' | 'onDidUpdate'>;
+  store: Pick<AnalysisStore, 'get' | 'onDidUpdate' | 'analyseFile' | 'onDidProgress'>;
   client: Pick<AnalysisClient, 'details'>;
 }
 
@@ -67,9 +68,13 @@ function targetOf(store: PanelFeatureDeps['store'], arg: unknown): PanelTarget |
   return targetAtCursor(store);
 }
 
-/** Owns the two panels (at most one of each). */
+/** The view type of the dashboard that opens in the editor for a `.parquet` file (package.json `customEditors`). */
+export const PARQUET_EDITOR_VIEW_TYPE = 'profLens.parquetRollouts';
+
+/** Owns the two panels (at most one of each), and the dashboards open as editors of parquet files. */
 class Panels implements vscode.Disposable {
   private readonly open = new Map<PanelKind, PanelHost>();
+  private readonly editors = new Set<PanelHost>();
   private followTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: PanelFeatureDeps) {}
@@ -97,9 +102,31 @@ class Panels implements vscode.Disposable {
     });
   }
 
+  /**
+   * A parquet file opened in the editor (it is not a text document): its file dashboard takes the
+   * editor's place, analysed from disk in the worker as Open Large Rollout File does.
+   */
+  openEditor(panel: vscode.WebviewPanel, source: vscode.Uri): void {
+    if (!this.deps.store.get(source)) this.deps.store.analyseFile(source);
+    const host = new PanelHost(panel, 'dashboard', { source, rolloutId: null }, {
+      ...this.deps,
+      reveal: (file, rolloutId) => revealRollout(this.deps.store, file, rolloutId),
+      open: (other, next) => this.show(other, next),
+    });
+    this.editors.add(host);
+    // A file that cannot be read (not parquet after all, a codec not supported) says why, in place of "Analysing…".
+    const failures = this.deps.store.onDidProgress((p) => {
+      if (p.state === 'failed' && p.uri.toString() === source.toString()) host.showNotice(`${basename(source.path)} could not be analysed: ${p.message ?? 'the analysis failed'}`);
+    });
+    host.onDidDispose(() => {
+      failures.dispose();
+      this.editors.delete(host);
+    });
+  }
+
   /** A finished analysis: panels showing that file send their data again. */
   refresh(uri: vscode.Uri): void {
-    for (const host of this.open.values()) if (host.source.toString() === uri.toString()) host.refresh();
+    for (const host of [...this.open.values(), ...this.editors]) if (host.source.toString() === uri.toString()) host.refresh();
   }
 
   /** The cursor moved: the group view follows it to another group of an analysed file. */
@@ -117,8 +144,9 @@ class Panels implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.followTimer);
-    for (const host of [...this.open.values()]) host.dispose();
+    for (const host of [...this.open.values(), ...this.editors]) host.dispose();
     this.open.clear();
+    this.editors.clear();
   }
 }
 
@@ -161,6 +189,10 @@ export function createPanelFeature(deps: PanelFeatureDeps): vscode.Disposable {
     vscode.commands.registerCommand(panelCommandIds.exportDecisions, (arg: unknown) => exportFromCommand(deps, arg, 'auto')),
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.group, serializer(panels, 'group')),
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.dashboard, serializer(panels, 'dashboard')),
+    vscode.window.registerCustomEditorProvider(PARQUET_EDITOR_VIEW_TYPE, {
+      openCustomDocument: (uri) => ({ uri, dispose: () => undefined }),
+      resolveCustomEditor: (document, panel) => panels.openEditor(panel, document.uri),
+    } satisfies vscode.CustomReadonlyEditorProvider, { supportsMultipleEditorsPerDocument: false }),
     deps.store.onDidUpdate((update) => update.isFinal && panels.refresh(update.uri)),
     vscode.window.onDidChangeTextEditorSelection((event) => panels.follow(event.textEditor)),
   );

@@ -157,6 +157,11 @@ export class PanelHost implements vscode.Disposable {
     }
   }
 
+  /** Shows a message in place of the panel's data (until the next send). */
+  showNotice(text: string): void {
+    this.notice(text);
+  }
+
   private notice(text: string): void {
     this.post({ type: 'notice', notice: { source: this.target.source.toString(), text } });
   }

@@ -5,6 +5,7 @@
  * few times a second, and the webview redraws its charts in place.
  */
 import * as vscode from 'vscode';
+import { PARQUET_EDITOR_VIEW_TYPE } from '../panel/panelFeature';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
 import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
 import { loadPanelPage } from '../panel/panelPage';
@@ -134,7 +135,7 @@ export class RunDashboard implements vscode.Disposable {
   private labels(): Map<string, string> {
     const ids = this.runIds;
     const labels = runLabels(ids.map((id) => this.sessions.get(id)!.tracker.path));
-    return new Map(ids.map((id, i) => [id, labels[i]!]));
+    return new Map(ids.map((id, i) => [id, `${labels[i]!}${this.sessions.get(id)!.tracker.split === 'validation' ? ' (validation)' : ''}`]));
   }
 
   private viewOf(id: string, label: string): ReturnType<typeof runView> | null {
@@ -178,6 +179,8 @@ export class RunDashboard implements vscode.Disposable {
     const uri = vscode.Uri.file(source.file);
     const size = (await vscode.workspace.fs.stat(uri).then((s) => s.size, () => 0));
     if (size > LARGEST_SHARED_FILE) return this.deps.openLargeFile(uri);
+    // A parquet step (TRL's completions) is no text document: its dashboard opens in the editor.
+    if (/\.parquet$/i.test(uri.fsPath)) return void (await vscode.commands.executeCommand('vscode.openWith', uri, PARQUET_EDITOR_VIEW_TYPE));
     const position = new vscode.Position(Math.max(0, source.line - 1), 0);
     try {
       const document = await vscode.workspace.openTextDocument(uri);

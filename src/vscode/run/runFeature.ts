@@ -11,6 +11,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { resolveSettings } from '../../core/settings';
 import { stepOfFileName } from '../../core/run/trainingStep';
+import { runFolderOfStepFile } from '../../core/run/runLayout';
+import { VALIDATION_QUERY } from './runSession';
 import { modelConfigKey } from '../../protocol/modelConfig';
 import { modelDirIdentity } from '../../scoring/cache/identity';
 import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
@@ -34,12 +36,22 @@ export interface RunFeatureDeps {
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
 }
 
-/** A step file's run: its folder when the folder holds other numbered step files, else the file alone. */
+/**
+ * A step file's run: the folder its trainer's layout puts it in (a prime-rl trace's `rollouts/`, a
+ * validation dump's folder, read as its validation run), else its folder when the folder holds
+ * other numbered step files, else the file alone.
+ */
 export async function runOfFile(file: vscode.Uri): Promise<vscode.Uri> {
+  const laidOut = runFolderOfStepFile(file.fsPath);
+  if (laidOut !== null) {
+    const isValidation = /(^|[\\/])val_data_step\d+\.jsonl$|[\\/]eval[\\/]all[\\/]traces\.jsonl$/.test(file.fsPath);
+    const folder = vscode.Uri.file(laidOut);
+    return isValidation ? folder.with({ query: VALIDATION_QUERY }) : folder;
+  }
   const folder = dirname(file.fsPath);
   if (stepOfFileName(basename(file.fsPath)) === null) return file;
   const names = await readdir(folder).catch(() => [] as string[]);
-  const steps = names.filter((n) => /\.(jsonl|json)$/i.test(n) && stepOfFileName(n) !== null);
+  const steps = names.filter((n) => /\.(jsonl|json|parquet)$/i.test(n) && stepOfFileName(n) !== null);
   return steps.length > 1 ? vscode.Uri.file(folder) : file;
 }
 

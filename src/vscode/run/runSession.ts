@@ -7,6 +7,9 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { RunTracker, type RunTrackerDeps } from '../../scoring/trend/runTracker';
 
+/** The query of a run URI that names a folder's validation dumps. */
+export const VALIDATION_QUERY = 'split=validation';
+
 /** How often the folder is compared with what is known (sizes and times only, no file is read). */
 const RESCAN_MS = 10_000;
 
@@ -15,15 +18,17 @@ export class RunSession implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private rescanTimer: ReturnType<typeof setInterval> | undefined;
 
+  /** A run URI with the query `split=validation` is the folder's validation dumps, read as a run of their own. */
   constructor(readonly uri: vscode.Uri, deps: RunTrackerDeps) {
-    this.tracker = new RunTracker(uri.fsPath, deps);
+    this.tracker = new RunTracker(uri.fsPath, deps, uri.query === VALIDATION_QUERY ? 'validation' : 'train');
   }
 
   /** Reads the run and starts watching it. Rejects when the path is neither a folder nor a file. */
   async start(): Promise<void> {
     await this.tracker.start();
     const folder = vscode.Uri.file(this.tracker.folder);
-    const pattern = this.tracker.folder === this.tracker.path ? '*.{jsonl,json}' : basename(this.tracker.path);
+    // Trainers nest step files in folders (prime-rl's step_N/train/all/): the tracker keeps only the run's own.
+    const pattern = this.tracker.folder === this.tracker.path ? '**/*.{jsonl,json,parquet}' : basename(this.tracker.path);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
     this.subscriptions.push(
       watcher,

@@ -57,6 +57,7 @@ export function runView(input: RunViewInput): RunView {
     problemCount: summary.problems.length,
     progress: input.progress,
     modelError: input.modelError ?? null,
+    layout: summary.layout ?? null,
   };
 }
 

@@ -110,11 +110,14 @@ describe('formats without a real sample', () => {
     expect(rollouts[1]!.rollout.fileOutcome.kind).toBe('non-binary');
   });
 
-  it('chat messages: the user turns are the prompt, the last assistant turn the response (with raw offsets)', () => {
+  it('chat messages: the last user turn is the question (the system prompt kept apart), the last assistant turn the response (with raw offsets)', () => {
     const line = JSON.stringify({ messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'U?' }, { role: 'assistant', content: 'A1\n\n"A2"' }], answer: '2', correct: false });
     const { rollouts } = prepare(line);
     const r = rollouts[0]!;
-    expect(r.rollout).toMatchObject({ format: 'chat', prompt: 'S\n\nU?', response: 'A1\n\n"A2"', gold: '2' });
+    expect(r.rollout).toMatchObject({ format: 'chat', prompt: 'U?', response: 'A1\n\n"A2"', gold: '2' });
+    expect(r.rollout.promptReading).toMatchObject({ kind: 'messages', system: 'S' });
+    // The group is still every user and system turn together.
+    expect(r.rollout.group).toBe('S\n\nU?\u00002');
     expect(JSON.parse(`"${line.slice(r.rawSteps![1]!.start, r.rawSteps![1]!.end)}"`)).toBe('"A2"');
   });
 

@@ -80,4 +80,3 @@ describe('a key written twice (JSON.parse keeps the last)', () => {
     expect(spans[0]!.start).toBeGreaterThan(raw.indexOf('"prompt"'));
   });
 });
-

@@ -153,4 +153,14 @@ describe('extractAnswer fallbacks', () => {
   it('reads "#### 72" (GSM8K dataset solutions)', () => {
     expect(extractAnswer('48/2 = <<48/2=24>>24\n#### 72')?.text).toBe('72');
   });
+
+  it('takes the last answer marker: a final "#### 21" over an earlier "the answer is" phrase', () => {
+    // As GSM8K-style prompts ask for `#### <answer>` on the last line (the real verl dumps' answers
+    // read "correct according to th…" before this rule).
+    expect(extractAnswer('I think the answer is correct according to the table.\n\n7 * 3 = 21\n#### 21')?.text).toBe('21');
+    expect(extractAnswer('So the answer is either incorrect or not 27.\n\nRechecking: 21.\n\n#### 21')?.text).toBe('21');
+    // A later "the answer is" with an answer in it is the last marker, and wins.
+    expect(extractAnswer('#### 20\n\nWait, I made an error: the answer is 21.')?.text).toBe('21');
+  });
 });
+

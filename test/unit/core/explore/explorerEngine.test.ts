@@ -55,16 +55,16 @@ describe('filters on the written fixture', () => {
   it('outcome with an H range; score and reward ranges (a rollout without the number never passes)', async () => {
     expect(await ids(small, { outcomes: ['correct'], ranges: [{ column: 'steps', min: 2 }] })).toEqual([0, 1, 4, 5, 8, 10]);
     expect(await ids(small, { ranges: [{ column: 'meanScore', max: 0.55 }] })).toEqual([1, 3, 6, 7, 9]);
-    expect(await ids(small, { ranges: [{ column: 'reward:outcome', min: 1 }] })).toEqual([0, 1, 4, 5, 8, 10, 11]);
+    expect(await ids(small, { ranges: [{ column: 'reward:score', min: 1 }] })).toEqual([0, 1, 4, 5, 8, 10, 11]);
     expect(await ids(small, { ranges: [{ column: 'consistency', min: -1, max: 0 }] })).toEqual([2, 6, 9]);
     expect(await ids(small, { group: 'c' })).toEqual([8, 9, 10]);
   });
 
-  it('a grouped line names each response; the reward column is the file outcome', async () => {
+  it('a grouped line names each response; the reward column is named for the field the outcome was read from', async () => {
     const page = (await small.query({ version: 1, filter: { group: 'c' }, sort: null })).rowsPage(0, 10);
     expect(page.rows.map((r) => [r.line, r.index, r.isSharedLine])).toEqual([[9, 0, true], [9, 1, true], [9, 2, true]]);
-    expect(page.rows.map((r) => r.rewards)).toEqual([{ outcome: 1 }, { outcome: 0 }, { outcome: 1 }]);
-    expect(small.rewardColumns).toEqual(['outcome']);
+    expect(page.rows.map((r) => r.rewards)).toEqual([{ score: 1 }, { score: 0 }, { score: 1 }]);
+    expect(small.rewardColumns).toEqual(['score']);
   });
 });
 

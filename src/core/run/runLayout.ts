@@ -1,0 +1,78 @@
+/**
+ * How each trainer lays out a training run on disk (docs/trainer-dumps.md), and which of its files
+ * are the training steps and which are validation dumps (read as a run of their own, never as
+ * training steps):
+ * - verl: `{global_step}.jsonl` in `rollout_data_dir`; `validation_data_dir` is a folder apart.
+ * - TRL: `<output_dir>/completions/completions_{step:05d}.parquet`.
+ * - NeMo-RL: `train_data_step{N}.jsonl` beside `val_data_step{N}.jsonl`.
+ * - prime-rl: `rollouts/step_{N}/train/all/traces.jsonl` (every rollout; `effective` is the
+ *   trained-on subset, left out) beside `step_{N}/eval/all/traces.jsonl`.
+ * - open-instruct: `{run}_rollouts_{shard:06d}.jsonl` (records carry their step) beside
+ *   `{run}_metadata.jsonl` (no rollouts).
+ * Paths here are relative to the run's folder, with `/` between segments.
+ */
+
+export type RunLayoutKind = 'step-files' | 'trl' | 'nemo-rl' | 'prime-rl' | 'open-instruct';
+
+/** Layout names as the run view and `trend` say them. */
+export const RUN_LAYOUT_NAMES: Readonly<Record<RunLayoutKind, string>> = {
+  'step-files': 'a folder of step files',
+  trl: 'TRL completions',
+  'nemo-rl': 'NeMo-RL logs',
+  'prime-rl': 'prime-rl rollouts',
+  'open-instruct': 'open-instruct traces',
+};
+
+/** Which files of a run are read: its training steps, or its validation dumps. */
+export type RunSplit = 'train' | 'validation';
+
+/** A run folder's files, sorted out. */
+export interface RunLayout {
+  kind: RunLayoutKind;
+  train: string[];
+  validation: string[];
+}
+
+/** Folders a trainer nests its step files in: the only ones looked into. */
+export const LAYOUT_FOLDERS = /^(completions|rollouts|step_\d+|train|eval|all|effective)$/;
+
+const STEP_FILE = /\.(jsonl|json|parquet)$/i;
+const PRIME_TRACE = /^(?:rollouts\/)?step_\d+\/(train|eval)\/all\/traces\.jsonl$/;
+const TRL_COMPLETIONS = /^(?:completions\/)?completions_\d+\.parquet$/;
+const NEMO_TRAIN = /^train_data_step\d+\.jsonl$/;
+const NEMO_VALIDATION = /^val_data_step\d+\.jsonl$/;
+const OPEN_INSTRUCT_SHARD = /_rollouts_\d+\.jsonl$/;
+const OPEN_INSTRUCT_METADATA = /_metadata\.jsonl$/;
+
+/** The run's files among the paths found in its folder (top level and the trainers' own folders). */
+export function classifyRunFiles(paths: readonly string[]): RunLayout {
+  const prime = paths.filter((p) => PRIME_TRACE.test(p));
+  if (prime.length) return { kind: 'prime-rl', train: prime.filter((p) => /\/train\//.test(p)), validation: prime.filter((p) => /\/eval\//.test(p)) };
+  const trl = paths.filter((p) => TRL_COMPLETIONS.test(p));
+  if (trl.length) return { kind: 'trl', train: trl, validation: [] };
+  const top = paths.filter((p) => !p.includes('/') && STEP_FILE.test(p));
+  if (top.some((p) => NEMO_TRAIN.test(p) || NEMO_VALIDATION.test(p))) {
+    return { kind: 'nemo-rl', train: top.filter((p) => NEMO_TRAIN.test(p)), validation: top.filter((p) => NEMO_VALIDATION.test(p)) };
+  }
+  if (top.some((p) => OPEN_INSTRUCT_SHARD.test(p))) return { kind: 'open-instruct', train: top.filter((p) => OPEN_INSTRUCT_SHARD.test(p)), validation: [] };
+  return { kind: 'step-files', train: top.filter((p) => !OPEN_INSTRUCT_METADATA.test(p)), validation: [] };
+}
+
+/** Whether a path (relative to the run's folder) is one of the run's files of `split`. */
+export function isRunFile(layout: RunLayoutKind, relative: string, split: RunSplit = 'train'): boolean {
+  const one = classifyRunFiles([relative.replace(/\\/g, '/')]);
+  return one.kind === layout && one[split].length === 1;
+}
+
+/**
+ * The run a step file belongs to, as a folder relative to the file: a prime-rl trace's run is four
+ * folders up (`rollouts/step_N/train/all/traces.jsonl`), a TRL completions file's is its folder.
+ * Null for a file no trainer's layout names (the caller decides from its neighbours).
+ */
+export function runFolderOfStepFile(path: string): string | null {
+  const parts = path.replace(/\\/g, '/').split('/');
+  const name = parts[parts.length - 1] ?? '';
+  if (name === 'traces.jsonl' && parts.length >= 5 && /^step_\d+$/.test(parts[parts.length - 4] ?? '')) return parts.slice(0, -4).join('/') || '/';
+  if (/^completions_\d+\.parquet$/.test(name) || NEMO_TRAIN.test(name) || NEMO_VALIDATION.test(name) || OPEN_INSTRUCT_SHARD.test(name)) return parts.slice(0, -1).join('/') || '/';
+  return null;
+}

@@ -1,0 +1,25 @@
+/**
+ * An input file's lines whatever its kind: JSON Lines streamed from disk (`readFileLines`), or
+ * every row of a parquet file in one batch, each row a line of JSON. A `.json` document is not
+ * lines: callers read it whole (`readDocument`).
+ */
+import { readFileLines, type FileLine, type ReadLinesOptions } from '../fileLines';
+import { InputFile, type InputKind } from './inputFile';
+import { parquetLines } from './parquetRows';
+
+/**
+ * The lines of `path` in batches, read through `options.input` when given (left open), else
+ * through a descriptor opened and closed here; `kind` when the caller already knows it.
+ */
+export async function* readInputLines(path: string, options: ReadLinesOptions & { kind?: InputKind } = {}): AsyncGenerator<FileLine[]> {
+  const input = options.input ?? InputFile.open(path);
+  try {
+    if ((options.kind ?? input.kind()) === 'parquet') {
+      yield await parquetLines(input, { ...(options.onChunk ? { onChunk: options.onChunk } : {}), ...(options.keepBytes ? { keepBytes: true } : {}) });
+      return;
+    }
+    yield* readFileLines(path, undefined, { ...options, input });
+  } finally {
+    if (!options.input) input.close();
+  }
+}
