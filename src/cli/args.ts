@@ -1,5 +1,5 @@
 /**
- * Command-line options shared by `report`, `filter` and `score` (DESIGN §8), parsed into settings
+ * Command-line options shared by `report`, `filter` and `score` (docs/cli.md §Options), parsed into settings
  * with messages that name the option and what it expects.
  */
 import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';

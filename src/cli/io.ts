@@ -11,7 +11,7 @@ export interface CliIo {
   ask?: (question: string) => Promise<string | null>;
 }
 
-/** Exit codes of DESIGN §8. */
+/** Exit codes of docs/cli.md §Exit codes. */
 export const EXIT_OK = 0;
 export const EXIT_UNREADABLE_LINES = 1;
 export const EXIT_USAGE = 2;

@@ -1,5 +1,5 @@
 /**
- * One decision line per rollout (DESIGN §8), in input order: what a training pipeline joins back
+ * One decision line per rollout (docs/cli.md §Decision lines), in input order: what a training pipeline joins back
  * onto its rollouts. Shared by `prof-lens filter --decisions` and the panel's export.
  */
 import type { Decision, OutcomeKind } from './model';

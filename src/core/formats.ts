@@ -1,5 +1,5 @@
 /**
- * Format detection and adaptation (DESIGN §5): each record becomes one rollout (flat formats) or
+ * Format detection and adaptation (docs/formats.md): each record becomes one rollout (flat formats) or
  * several (grouped lines, keyed solutions, a trainer's episode of traces). Detection is per record
  * and needs no configuration: labelled datasets (formatsLabelled.ts), RL trainers' dumps
  * (formatsTrainers.ts) and the generic shapes (formatsGeneric.ts). A field mapping overrides it.

@@ -80,7 +80,7 @@ export function firstLowStep(scores: readonly (number | null)[] | null, threshol
 }
 
 /**
- * The three rules of DESIGN §3, for correct rollouts that were ranked, each only with evidence:
+ * The three rules of docs/prof-semantics.md §Suspected false positives, for correct rollouts that were ranked, each only with evidence:
  * `weak-step` — a step scores below the threshold (the evidence is that step);
  * `prof-dropped` — PROF drops it for low consistency (not for a tie, a penalty or a random draw):
  *   its consistency is below that of a kept correct rollout;

@@ -46,7 +46,7 @@ export interface Outcome {
 
 /**
  * Where a final answer was taken from: `pred`, the evaluation harness's own extraction stored
- * beside the response; otherwise the convention that matched in the response (DESIGN §5,
+ * beside the response; otherwise the convention that matched in the response (docs/formats.md §Outcomes,
  * docs/answer-policy.md).
  */
 export type AnswerSource = 'pred' | 'boxed' | 'answer-heading' | 'the-answer-is' | 'a-colon' | 'program-output' | 'last-number';

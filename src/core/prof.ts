@@ -1,5 +1,5 @@
 /**
- * The PROF group filter, exactly as DESIGN §3 states it: consistency scores, the step-count
+ * The PROF group filter, exactly as docs/prof-semantics.md states it: consistency scores, the step-count
  * penalty, the balanced split between correct and incorrect rollouts (round half to even), stable
  * tie-breaks in file order, and a reason code on every rollout.
  */

@@ -1,5 +1,5 @@
 /**
- * PROF and analysis settings: their defaults (DESIGN §3) and validation of values that come from
+ * PROF and analysis settings: their defaults (docs/prof-semantics.md) and validation of values that come from
  * a command line or the editor's settings, with messages that say what was expected.
  */
 import { compileSplitPattern } from './steps';

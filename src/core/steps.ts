@@ -1,5 +1,5 @@
 /**
- * Splitting a response into reasoning steps (DESIGN §4), each with its [start, end) offsets in the
+ * Splitting a response into reasoning steps (docs/steps.md), each with its [start, end) offsets in the
  * decoded response so it can be tinted in place.
  */
 import type { RE2JS } from 're2js';

@@ -1,5 +1,5 @@
 /**
- * The scorer chain of DESIGN §6: scores in the file → the configured model → the embedded
+ * The scorer chain of docs/scorers.md §The chain: scores in the file → the configured model → the embedded
  * checker. Which link scores a rollout is recorded on the rollout, so a user always knows whose
  * judgement a step score is.
  */

@@ -53,7 +53,7 @@ export interface StepSource {
   line: number;
 }
 
-/** One step of a run, as `prof-lens trend --json` prints it (DESIGN §8's fields first). */
+/** One step of a run, as `prof-lens trend --json` prints it (the contract fields of docs/cli.md §trend --json first). */
 export interface StepSummary {
   step: number;
   rollouts: number;

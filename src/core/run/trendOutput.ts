@@ -1,5 +1,5 @@
 /**
- * What `prof-lens trend` prints for scripts: the JSON of DESIGN §8 (`{"runs": [{"path", "steps"}],
+ * What `prof-lens trend` prints for scripts: the JSON of docs/cli.md §trend --json (`{"runs": [{"path", "steps"}],
  * "scorer", "settings"}`, steps ascending, each step's contract fields first) and CSV with one row
  * per step and run. Pure, so the editor can export the same thing.
  */

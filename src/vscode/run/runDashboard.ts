@@ -30,7 +30,7 @@ export interface RunDashboardDeps {
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
 }
 
-/** The editor does not hand files above this size to extensions (DESIGN §7). */
+/** The editor does not hand files above this size to extensions (docs/platform-limits.md §Files over 50 MB). */
 const LARGEST_SHARED_FILE = 50 * 1024 * 1024;
 
 /** Runs are sent at most this often while they are being summarised. */

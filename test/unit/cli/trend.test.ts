@@ -32,7 +32,7 @@ describe('prof-lens trend on a small run computed by hand (test/fixtures/run/REA
     expect(json.scorer.label).toBe('file, else checker');
     expect(json.settings.m).toBe(4);
     const [step10, step20] = json.runs[0].steps;
-    // DESIGN §8's fields come first, in its order.
+    // The contract fields of docs/cli.md §trend --json come first, in its order.
     expect(Object.keys(step10).slice(0, 17)).toEqual(['step', 'rollouts', 'groups', 'correct', 'incorrect', 'accuracy', 'allCorrectGroups', 'allIncorrectGroups', 'kept', 'dropped', 'byReason', 'suspectedFalsePositives', 'penalised', 'stepsMean', 'stepsP90', 'responseCharsMean', 'auroc']);
     expect(step10).toMatchObject({
       step: 10, rollouts: 12, groups: 3, correct: 6, incorrect: 6, accuracy: 0.5, allCorrectGroups: 1, allIncorrectGroups: 1,

@@ -16,7 +16,7 @@ function keptIds(members: RankInput[], settings: Partial<ProfSettings> = {}): nu
     .map((d) => d.id);
 }
 
-describe('DESIGN §3 worked examples', () => {
+describe('docs/prof-semantics.md §Worked examples', () => {
   it('n=8, m=4: keeps the two most trusted correct and the two least trusted incorrect', () => {
     const group = [r(0, true, 0.9, 4), r(1, true, 0.3, 5), r(2, true, 0.7, 6), r(3, true, 0.5, 7), r(4, true, 0.8, 5), r(5, false, 0.2, 4), r(6, false, 0.6, 5), r(7, false, 0.4, 6)];
     const decisions = decideGroup(group, S);
