@@ -17,20 +17,9 @@ import { Workbench } from './workbench';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
 const fixtureLines = fixture.split('\n');
-/** The same prompts a later step: the train prompt fails more often (a regression), the apples one improves. */
-const later = fixtureLines
-  .filter((l) => l.trim() !== '')
-  .map((l) => {
-    try {
-      const record = JSON.parse(l) as Record<string, unknown>;
-      if (String(record['prompt']).startsWith('A train')) record['response'] = 'It is 90 km/h.\n\nThe answer is \\boxed{90}.';
-      if (String(record['prompt']).startsWith('Maya')) record['response'] = 'Half of 48 is 24; 24 - 4 = 20.\n\nThe answer is \\boxed{20}.';
-      return JSON.stringify(record);
-    } catch {
-      return l;
-    }
-  })
-  .join('\n') + '\n';
+const hostile = readFileSync(join(repoRoot, 'test', 'fixtures', 'panel', 'hostile.jsonl'), 'utf8');
+/** The same prompts a later step: the train prompt fails every time (a regression), the apples one improves. */
+const later = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'later.jsonl'), 'utf8');
 
 /** The row elements the explorer's list holds now (rendered rows, loaded or not). */
 function rowElements(frame: Frame): Promise<number> {
@@ -46,7 +35,7 @@ describe('the Rollout Explorer and Compare', () => {
   let frame: Frame;
 
   beforeAll(async () => {
-    workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture, 'later.jsonl': later, ...runFiles('runs/grpo', [10, 20, 30], { start: 0.4, slope: 0.01, meanSteps: 3, seed: 3 }) } });
+    workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture, 'later.jsonl': later, 'hostile.jsonl': hostile, ...runFiles('runs/grpo', [10, 20, 30], { start: 0.4, slope: 0.01, meanSteps: 3, seed: 3 }) } });
   });
   afterAll(async () => {
     await workbench?.stop();
@@ -75,6 +64,8 @@ describe('the Rollout Explorer and Compare', () => {
     await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · "covers" · by length ↑ · 1');
     await expect.poll(() => frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['covers']);
     expect(await workbench.page.locator('.tab', { hasText: 'suspected FP · "covers"' }).count()).toBeGreaterThan(0);
+    // Clicking the length header scrolled the table sideways: back to its first column, as a reader would.
+    await frame.locator('.grid').evaluate((e) => { e.scrollLeft = 0; });
     await workbench.screenshot('explorer-02-suspected-search');
   });
 
@@ -167,5 +158,37 @@ describe('the Rollout Explorer and Compare', () => {
       expect(count).toBeLessThanOrEqual(200);
     }
     await workbench.screenshot('explorer-04-large-scrolled');
+    // Shift-click selects a run of rows; the export holds their lines, byte for byte.
+    await grid.evaluate((e) => { e.scrollTop = 0; });
+    const cells = frame.locator('.grid-rows .grid-row.rollout .col-line');
+    await expect.poll(() => cells.first().innerText()).toBe('line 1');
+    await cells.nth(0).click({ modifiers: ['Control'] });
+    await cells.nth(4).click({ modifiers: ['Shift'] });
+    await cells.nth(7).click({ modifiers: ['Control'] });
+    await expect.poll(() => frame.locator('.status').innerText()).toContain('6 selected');
+    await frame.locator('button.export').click();
+    const input = workbench.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await expect.poll(() => input.inputValue()).toContain('large.selection.jsonl');
+    await workbench.page.keyboard.press('Enter');
+    await expect.poll(() => frame.locator('.status').innerText(), { timeout: 30_000 }).toMatch(/Saved 6 lines/);
+    const large = readFileSync(join(workbench.server.workspace, 'large.jsonl'), 'utf8').split('\n');
+    expect(readFileSync(join(workbench.server.workspace, 'large.selection.jsonl'), 'utf8')).toBe([0, 1, 2, 3, 4, 7].map((i) => large[i] + '\n').join(''));
+  });
+
+  test('hostile rollout text stays text in the explorer, highlights included', async () => {
+    await workbench.runCommand('View: Focus First Editor Group');
+    await workbench.openFile('hostile.jsonl');
+    await workbench.activeEditor().locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
+    await workbench.runCommand('PROF Lens: Open Rollout Explorer');
+    frame = await panelFrame(workbench.page, /Rollout Explorer · hostile\.jsonl/);
+    await frame.locator('input.search').fill('<img src=x');
+    await frame.locator('input.search').press('Enter');
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toMatch(/"<img src=x" · 2$/);
+    expect(await frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['<img src=x', '<img src=x']);
+    expect((await rowTexts(frame)).join('\n')).toContain('<img src=x onerror=alert(12)>');
+    expect(await frame.locator('#app img, #app script, #app iframe, #app a[href], #app svg').count()).toBe(0);
+    expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();
+    await workbench.screenshot('explorer-08-hostile');
   });
 });

@@ -56,6 +56,13 @@ function targetOf(store: ExplorerFeatureDeps['store'], arg: unknown): ExplorerTa
   return uri ? { source: uri, query: null } : undefined;
 }
 
+/** With several analysed files and none in view (files read from disk), the user picks one. */
+async function pickAnalysed(store: ExplorerFeatureDeps['store']): Promise<ExplorerTarget | undefined> {
+  const uris = store.uris().filter((u) => store.get(u)?.summary);
+  const picked = await vscode.window.showQuickPick(uris.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), { title: 'Open Rollout Explorer on…' });
+  return picked ? { source: picked.uri, query: null } : undefined;
+}
+
 /** Owns the explorer panel (one at a time; opening another file shows it there). */
 class Explorers implements vscode.Disposable {
   private host: ExplorerPanel | null = null;
@@ -94,10 +101,12 @@ export function createExplorerFeature(deps: ExplorerFeatureDeps): vscode.Disposa
   const explorers = new Explorers(deps);
   return vscode.Disposable.from(
     explorers,
-    vscode.commands.registerCommand(commandIds.openExplorer, (arg: unknown) => {
+    vscode.commands.registerCommand(commandIds.openExplorer, async (arg: unknown) => {
       const target = targetOf(deps.store, arg);
-      if (target) explorers.show(target);
-      else void showInfo('Open an analysed rollout file first.');
+      if (target) return explorers.show(target);
+      if (!deps.store.uris().some((u) => deps.store.get(u)?.summary)) return void showInfo('Open an analysed rollout file first.');
+      const picked = await pickAnalysed(deps.store);
+      if (picked) explorers.show(picked);
     }),
     vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => {

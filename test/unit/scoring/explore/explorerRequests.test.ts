@@ -22,16 +22,7 @@ const b = join(dir, 'b.jsonl');
 const keyA = `file://${a}`;
 const keyB = `file://${b}`;
 /** Side b: every train answer wrong (a regression there), every apples answer right. */
-const later = lines.map((l) => {
-  try {
-    const record = JSON.parse(l) as Record<string, unknown>;
-    if (String(record['prompt']).startsWith('A train')) record['response'] = 'It is 90 km/h.\n\nThe answer is \\boxed{90}.';
-    if (String(record['prompt']).startsWith('Maya')) record['response'] = 'Half of 48 is 24; 24 - 4 = 20.\n\nThe answer is \\boxed{20}.';
-    return JSON.stringify(record);
-  } catch {
-    return l;
-  }
-}).join('\n');
+const later = readFileSync(join(ROOT, 'test/fixtures/e2e/later.jsonl'), 'utf8');
 let client: AnalysisClient;
 
 function request(path: string, key: string): Omit<AnalyseRequest, 'type' | 'requestId'> {
