@@ -5,7 +5,7 @@
  * the filters surviving a reload; a larger generated file whose DOM holds a bounded number of row
  * elements however far it scrolls; and two files compared prompt by prompt, side by side.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Frame } from 'playwright-core';
@@ -13,7 +13,7 @@ import { repoRoot } from './codeServer';
 import { writeLargeDump } from './largeDump';
 import { panelFrame } from './panelHarness';
 import { runFiles } from './runFixture';
-import { Workbench } from './workbench';
+import { outputDir, Workbench } from './workbench';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
 const fixtureLines = fixture.split('\n');
@@ -158,6 +158,25 @@ describe('the Rollout Explorer and Compare', () => {
       expect(count).toBeLessThanOrEqual(200);
     }
     await workbench.screenshot('explorer-04-large-scrolled');
+    // How long a filter and a sort take to show, end to end (webview → host → worker → webview).
+    const timed = async (act: () => Promise<void>, title: RegExp): Promise<number> => {
+      const started = Date.now();
+      await act();
+      await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000, interval: 20 }).toMatch(title);
+      return Date.now() - started;
+    };
+    const filterMs = await timed(async () => { await frame.locator('select[name="outcome"]').selectOption('correct'); }, /^correct · [\d,]+$/);
+    const sortMs = await timed(() => frame.locator('button.sort', { hasText: 'mean score' }).click(), /^correct · by mean score ↑ · [\d,]+$/);
+    const searchMs = await timed(async () => {
+      await frame.locator('input.search').fill('answer is');
+      await frame.locator('input.search').press('Enter');
+    }, /"answer is"/);
+    mkdirSync(outputDir, { recursive: true });
+    writeFileSync(join(outputDir, 'explorer-timings.json'), JSON.stringify({ rollouts: lines, filterMs, sortMs, searchMs }, null, 2));
+    await frame.locator('button', { hasText: 'Clear filters' }).click();
+    await frame.locator('button.sort', { hasText: 'mean score' }).click();
+    await frame.locator('button.sort', { hasText: 'mean score' }).click();
+    await expect.poll(() => frame.locator('.query-title').innerText()).toMatch(/^all rollouts · [\d,]+$/);
     // Shift-click selects a run of rows; the export holds their lines, byte for byte.
     await grid.evaluate((e) => { e.scrollTop = 0; });
     const cells = frame.locator('.grid-rows .grid-row.rollout .col-line');

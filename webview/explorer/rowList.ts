@@ -106,8 +106,11 @@ export class RowList {
     const arrow = isSorted ? (this.sort!.descending ? ' ↓' : ' ↑') : '';
     const button = h('button', { className: 'sort', text: columnHeader(column) + arrow, attrs: { type: 'button', title: `Sort by ${columnHeader(column)}` } });
     button.addEventListener('click', () => {
-      // Ascending, then descending, then file order again.
-      const next: ExplorerSort | null = !isSorted ? { column, descending: false } : !this.sort!.descending ? { column, descending: true } : null;
+      // Ascending, then descending, then file order again; read at the click, so quick clicks step on.
+      const current = this.sort?.column === column ? this.sort : null;
+      const next: ExplorerSort | null = !current ? { column, descending: false } : !current.descending ? { column, descending: true } : null;
+      this.sort = next;
+      this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
       this.events.sort(next);
     });
     return h('div', { className: 'cell head', attrs: { role: 'columnheader', 'aria-sort': isSorted ? (this.sort!.descending ? 'descending' : 'ascending') : 'none' }, children: [button] });
