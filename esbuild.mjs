@@ -41,6 +41,14 @@ const entries = [
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
     entryPoints: ['webview/run/main.ts'], outfile: 'dist/runWebview.js', logLevel: 'warning',
   },
+  {
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
+    entryPoints: ['webview/explorer/main.ts'], outfile: 'dist/explorerWebview.js', logLevel: 'warning',
+  },
+  {
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
+    entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
+  },
 ].filter((e) => existsSync(e.entryPoints[0]));
 
 if (isWatch) {

@@ -16,6 +16,8 @@ import { RawMarkSource } from './vscode/rawMarks';
 import { trackRolloutContext } from './vscode/rolloutContext';
 import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
+import { createExplorerFeature } from './vscode/explorer/explorerFeature';
+import { createCompareFeature } from './vscode/compare/compareFeature';
 import { createRunFeature } from './vscode/run/runFeature';
 import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
@@ -69,6 +71,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCommands({ store, views, notices }),
     ...registerApiKeyCommands(apiKeys),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
+    createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
+    createCompareFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),
     createRunFeature({
       extensionUri: context.extensionUri,

@@ -13,6 +13,7 @@ import type { ProfSettings } from '../core/settings';
 import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
 import { isModelConfig, type ModelConfig } from './modelConfig';
+import { isExplorerAnswer, isExplorerCall, type ExploreRequest, type ExploredMessage } from './explorer';
 
 /**
  * What the host knows about one rollout: everything the decorations, hovers and Problems need,
@@ -116,7 +117,8 @@ export interface ConsentReply {
 }
 
 export type HostToWorker =
-  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply;
+  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply
+  | ExploreRequest;
 
 export interface ProgressMessage {
   type: 'progress';
@@ -174,7 +176,7 @@ export interface ConsentMessage {
   plan: SendPlan;
 }
 
-export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | FailedMessage | ConsentMessage;
+export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | FailedMessage | ConsentMessage | ExploredMessage;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -211,6 +213,8 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
       return true;
     case 'consentReply':
       return hasNumber(value, 'requestId') && typeof value['isGranted'] === 'boolean';
+    case 'explore':
+      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string' && isExplorerCall(value['call']);
     default:
       return false;
   }
@@ -230,6 +234,8 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
       return Array.isArray(value['rollouts']);
     case 'analysed':
       return isRecord(value['summary']);
+    case 'explored':
+      return isExplorerAnswer(value['answer']);
     case 'failed':
       return typeof value['message'] === 'string';
     default:

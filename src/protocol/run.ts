@@ -67,6 +67,8 @@ export type HostToRunWebview =
 export type RunWebviewToHost =
   | { type: 'ready' }
   | { type: 'openStep'; runId: string; step: number }
+  /** Explore this step: its file in the Rollout Explorer, filtered as the chart `chart` (its key) means. */
+  | { type: 'exploreStep'; runId: string; step: number; chart: string }
   | { type: 'addRun' }
   | { type: 'removeRun'; runId: string };
 
@@ -117,6 +119,8 @@ export function isRunWebviewToHost(value: unknown): value is RunWebviewToHost {
       return true;
     case 'openStep':
       return typeof value['runId'] === 'string' && isStep(value['step']);
+    case 'exploreStep':
+      return typeof value['runId'] === 'string' && isStep(value['step']) && typeof value['chart'] === 'string';
     case 'removeRun':
       return typeof value['runId'] === 'string';
     default:

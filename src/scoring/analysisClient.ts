@@ -16,6 +16,7 @@ import {
   type WorkerToHost,
 } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
+import type { ExplorerAnswer, ExplorerCall } from '../protocol/explorer';
 import type { ModelConfig } from '../protocol/modelConfig';
 import { SupervisedWorker } from './supervisedWorker';
 import { stopAfterAsking } from './workerPolicy';
@@ -70,7 +71,7 @@ export class AnalysisClient {
       spawn: options.spawn ?? (() => new Worker(workerPath)),
       isReply: isWorkerToHost,
       idOf: (reply) => reply.requestId,
-      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details',
+      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'explored',
       cancelMessage: (requestId) => ({ type: 'cancel', requestId }),
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
       // The worker closes its model (and the model's own thread) itself when asked; it is
@@ -122,6 +123,17 @@ export class AnalysisClient {
     const message = await this.worker.request((requestId) => ({ type: 'details', requestId, documentKey, rolloutIds }));
     if (message.type === 'details') return message.rollouts;
     throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to a details request');
+  }
+
+  /**
+   * Asks the Rollout Explorer (or the Compare view) something about an analysed document; the
+   * worker answers from the analysis it keeps. `signal` cancels (a newer query replaces this one).
+   */
+  async explore<M extends ExplorerCall['method']>(documentKey: string, call: Extract<ExplorerCall, { method: M }>, signal?: AbortSignal): Promise<Extract<ExplorerAnswer, { method: M }>> {
+    const message = await this.worker.request((requestId) => ({ type: 'explore', requestId, documentKey, call }), signal ? { signal } : {});
+    if (message.type === 'explored' && message.answer.method === call.method) return message.answer as Extract<ExplorerAnswer, { method: M }>;
+    if (message.type === 'failed' && message.isCancelled) throw new CancelledError();
+    throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to an explorer request');
   }
 
   /** Lets the worker drop a closed document's analysis. */

@@ -11,6 +11,7 @@ import {
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
+  type HostToWorker,
   type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
@@ -19,6 +20,7 @@ import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
+import { ExplorerRequests } from './explore/explorerRequests';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -32,6 +34,8 @@ const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
 const outboxes = new Map<number, WorkerToHost[]>();
+/** The Rollout Explorer's and the Compare view's queries, over the kept analyses. */
+const explorers = new ExplorerRequests((documentKey) => analyses.get(documentKey));
 /** Analyses waiting for the user's answer about sending rollouts to a critic. */
 const consents = new Map<number, (isGranted: boolean) => void>();
 
@@ -165,6 +169,18 @@ async function details(request: DetailsRequest): Promise<void> {
   }
 }
 
+async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.requestId, controller);
+  try {
+    post({ type: 'explored', requestId: request.requestId, answer: await explorers.answer(request.documentKey, request.call, controller.signal) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: controller.signal.aborted });
+  } finally {
+    running.delete(request.requestId);
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -187,6 +203,10 @@ port?.on('message', (message: unknown) => {
       break;
     case 'forget':
       analyses.delete(message.documentKey);
+      explorers.forget(message.documentKey);
+      break;
+    case 'explore':
+      void explore(message);
       break;
     case 'configure':
       void models.configure(message.model);

@@ -25,6 +25,8 @@ export const commandIds = {
   clearApiKey: 'profLens.clearApiKey',
   analyseFile: 'profLens.analyseFile',
   openTrainingRun: 'profLens.openTrainingRun',
+  openExplorer: 'profLens.openExplorer',
+  compareWith: 'profLens.compareWith',
 } as const;
 
 /** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */

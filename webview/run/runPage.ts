@@ -101,7 +101,8 @@ export class RunPage {
   private place(area: HTMLElement, key: string, content: Parameters<TrendChart['update']>[0]): void {
     const existing = this.charts.get(key);
     if (existing) return existing.update(content);
-    const chart = new TrendChart(content, this.events, `c${this.charts.size}`);
+    const explore = (runId: string, step: number): void => this.channel.post({ type: 'exploreStep', runId, step, chart: key });
+    const chart = new TrendChart(content, { ...this.events, explore }, `c${this.charts.size}`);
     chart.element.dataset['chart'] = key;
     this.charts.set(key, chart);
     area.appendChild(chart.element);

@@ -13,6 +13,8 @@ export const PLOT = { width: 560, height: 160, left: 52, right: 14, top: 10, bot
 export interface ChartEvents {
   cursor: (step: number | null) => void;
   open: (runId: string, step: number) => void;
+  /** Explore this step: its rollouts in the Rollout Explorer, filtered as this chart means. */
+  explore?: (runId: string, step: number) => void;
 }
 
 /** What every chart has: a title, the steps it spans, its readout at a step, and its drawing. */
@@ -42,6 +44,7 @@ export class TrendChart {
   private readonly holder: HTMLElement;
   private readonly readoutElement: HTMLElement;
   private readonly caption: HTMLElement;
+  private readonly exploreButton = h('button', { className: 'link explore-step', attrs: { type: 'button' } });
   private cursorLine: SVGElement | null = null;
   private x: Scale = xScaleOf([]);
   private cursor: number | null = null;
@@ -53,7 +56,12 @@ export class TrendChart {
     this.element = h('figure', {
       className: 'chart-figure trend-chart',
       attrs: { id, tabindex: '0', role: 'group', 'aria-label': `${content.title}. Left and right arrows move between steps; Enter opens the step's file.` },
-      children: [this.caption, this.holder, this.readoutElement],
+      children: [this.caption, this.holder, this.readoutElement, events.explore ? this.exploreButton : null],
+    });
+    this.exploreButton.hidden = true;
+    this.exploreButton.addEventListener('click', () => {
+      const run = this.cursor === null ? null : this.content.runAt(this.cursor);
+      if (run && this.cursor !== null) events.explore?.(run, this.cursor);
     });
     this.element.addEventListener('keydown', (event) => this.key(event));
     this.holder.addEventListener('pointermove', (event) => this.point(event));
@@ -115,6 +123,8 @@ export class TrendChart {
       }
     }
     this.readoutElement.textContent = shown ? this.content.readout(step) : '';
+    this.exploreButton.hidden = !shown || this.content.runAt(step) === null;
+    if (shown) this.exploreButton.textContent = `Explore step ${step} →`;
   }
 
   private stepAtPointer(event: MouseEvent): number | null {

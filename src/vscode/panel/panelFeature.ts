@@ -30,7 +30,7 @@ export interface PanelFeatureDeps {
 }
 
 /** Puts the cursor on a rollout in its file, or in the Rollout View for a file read from disk. */
-async function revealRollout(store: PanelFeatureDeps['store'], source: vscode.Uri, rolloutId: number): Promise<void> {
+export async function revealRollout(store: PanelFeatureDeps['store'], source: vscode.Uri, rolloutId: number): Promise<void> {
   const analysis = store.get(source);
   const rollout = analysis?.index.byRolloutId(rolloutId);
   if (!analysis || !rollout) return;

@@ -13,6 +13,8 @@ import { showError } from '../notify';
 import { webviewOptions } from '../panel/panelHost';
 import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
+import { chartQuery } from '../../core/explore/chartQueries';
+import { commandIds } from '../commandIds';
 
 /** The webview type (its serializer and `onWebviewPanel:` activation event use it). */
 export const RUN_DASHBOARD_VIEW_TYPE = 'profLens.runDashboard';
@@ -108,6 +110,9 @@ export class RunDashboard implements vscode.Disposable {
       case 'openStep':
         void this.openStep(message.runId, message.step);
         break;
+      case 'exploreStep':
+        this.exploreStep(message.runId, message.step, message.chart);
+        break;
       case 'addRun':
         void this.deps.pickRun().then((uri) => uri && this.add(uri));
         break;
@@ -188,6 +193,13 @@ export class RunDashboard implements vscode.Disposable {
     } catch (error) {
       void showError(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Opens a step's file in the Rollout Explorer with the chart's meaning as its query. */
+  private exploreStep(id: string, step: number, chart: string): void {
+    const source = this.sessions.get(id)?.tracker.summary().steps.find((s) => s.step === step)?.sources[0];
+    if (!source) return;
+    void vscode.commands.executeCommand(commandIds.openExplorer, { source: vscode.Uri.file(source.file).toString(), query: chartQuery(chart) });
   }
 
   private post(message: HostToRunWebview): void {

@@ -1,0 +1,213 @@
+/**
+ * The Rollout Explorer and the Compare view in a real VS Code: the explorer opened from the
+ * palette, filtered to suspected false positives, searched for a word (the match highlighted), a
+ * row that leads to its line, the selection exported (its bytes checked against the file's line),
+ * the filters surviving a reload; a larger generated file whose DOM holds a bounded number of row
+ * elements however far it scrolls; and two files compared prompt by prompt, side by side.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from './codeServer';
+import { writeLargeDump } from './largeDump';
+import { panelFrame } from './panelHarness';
+import { runFiles } from './runFixture';
+import { outputDir, Workbench } from './workbench';
+
+const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
+const fixtureLines = fixture.split('\n');
+const hostile = readFileSync(join(repoRoot, 'test', 'fixtures', 'panel', 'hostile.jsonl'), 'utf8');
+/** The same prompts a later step: the train prompt fails every time (a regression), the apples one improves. */
+const later = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'later.jsonl'), 'utf8');
+
+/** The row elements the explorer's list holds now (rendered rows, loaded or not). */
+function rowElements(frame: Frame): Promise<number> {
+  return frame.locator('.grid-rows .grid-row').count();
+}
+
+async function rowTexts(frame: Frame): Promise<string[]> {
+  return frame.locator('.grid-rows .grid-row.rollout').allInnerTexts();
+}
+
+describe('the Rollout Explorer and Compare', () => {
+  let workbench: Workbench;
+  let frame: Frame;
+
+  beforeAll(async () => {
+    workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture, 'later.jsonl': later, 'hostile.jsonl': hostile, ...runFiles('runs/grpo', [10, 20, 30], { start: 0.4, slope: 0.01, meanSteps: 3, seed: 3 }) } });
+  });
+  afterAll(async () => {
+    await workbench?.stop();
+  });
+
+  test('opens from the palette with one row per rollout', async () => {
+    await workbench.openFile('rollouts.jsonl');
+    await workbench.activeEditor().locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
+    await workbench.runCommand('PROF Lens: Open Rollout Explorer');
+    frame = await panelFrame(workbench.page, /Rollout Explorer · rollouts\.jsonl/);
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toBe('all rollouts · 12');
+    expect(await rowTexts(frame)).toHaveLength(12);
+    await workbench.screenshot('explorer-01-all');
+  });
+
+  test('filters to suspected false positives, sorts by a header, searches a word with the match highlighted', async () => {
+    await frame.locator('select[name="suspected FP"]').selectOption('yes');
+    await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · 4');
+    const lines = (await rowTexts(frame)).map((t) => /line (\d+)/.exec(t)?.[1]);
+    expect(lines).toEqual(['2', '3', '10', '12']);
+    await frame.locator('button.sort', { hasText: 'length' }).click();
+    await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · by length ↑ · 4');
+    expect((await rowTexts(frame)).map((t) => /line (\d+)/.exec(t)?.[1])).toEqual(['12', '3', '10', '2']);
+    await frame.locator('input.search').fill('covers');
+    await frame.locator('input.search').press('Enter');
+    await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · "covers" · by length ↑ · 1');
+    await expect.poll(() => frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['covers']);
+    expect(await workbench.page.locator('.tab', { hasText: 'suspected FP · "covers"' }).count()).toBeGreaterThan(0);
+    // Clicking the length header scrolled the table sideways: back to its first column, as a reader would.
+    await frame.locator('.grid').evaluate((e) => { e.scrollLeft = 0; });
+    await workbench.screenshot('explorer-02-suspected-search');
+  });
+
+  test('a row opens its line, and the selection exports as the line\'s own bytes', async () => {
+    // The row is wider than the panel: click its first cell, as a person would.
+    await frame.locator('.grid-rows .grid-row.rollout .col-line').first().click();
+    await expect.poll(() => workbench.statusItem('Ln ').innerText(), { timeout: 15_000 }).toMatch(/Ln 10,/);
+    await frame.locator('button.export').click();
+    const input = workbench.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await expect.poll(() => input.inputValue()).toContain('rollouts.selection.jsonl');
+    await workbench.page.keyboard.press('Enter');
+    await expect.poll(() => frame.locator('.status').innerText(), { timeout: 20_000 }).toMatch(/Saved 1 line to .*rollouts\.selection\.jsonl/);
+    const written = readFileSync(join(workbench.server.workspace, 'rollouts.selection.jsonl'), 'utf8');
+    expect(written).toBe(fixtureLines[9] + '\n');
+    await workbench.screenshot('explorer-03-exported');
+  });
+
+  test('the filters and sort survive a reload of the window', async () => {
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    frame = await panelFrame(workbench.page, /Rollout Explorer · rollouts\.jsonl/, 60_000);
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 60_000 }).toBe('suspected FP · "covers" · by length ↑ · 1');
+    expect(await frame.locator('input.search').inputValue()).toBe('covers');
+    await frame.locator('button', { hasText: 'Clear filters' }).click();
+    await expect.poll(() => frame.locator('.query-title').innerText()).toBe('all rollouts · by length ↑ · 12');
+  });
+
+  test('Compare with… a file from disk: prompts by largest regression, a prompt side by side', async () => {
+    // The file is open in the first group since before the reload.
+    await workbench.runCommand('View: Focus First Editor Group');
+    await expect.poll(() => workbench.page.locator('.tab.active', { hasText: 'rollouts.jsonl' }).count()).toBeGreaterThan(0);
+    await workbench.runCommand('PROF Lens: Compare with…');
+    await workbench.acceptFileDialog('Compare rollouts.jsonl with', join(workbench.server.workspace, 'later.jsonl'), 'Compare');
+    const compare = await panelFrame(workbench.page, /Compare · rollouts\.jsonl ↔ later\.jsonl/, 60_000);
+    const prompts = compare.locator('tr.prompt');
+    await expect.poll(() => prompts.count()).toBe(2);
+    const first = await prompts.nth(0).innerText();
+    expect(first).toMatch(/^A train travels/);
+    expect(first).toContain('−83.3 pts');
+    expect(await prompts.nth(1).innerText()).toContain('+33.3 pts');
+    expect(await compare.locator('.totals').innerText()).toContain('1 fell · 1 rose · 0 unchanged');
+    await prompts.nth(0).click();
+    await expect.poll(() => compare.locator('.side-b tbody tr').count(), { timeout: 20_000 }).toBe(6);
+    expect(await compare.locator('.side-a tbody tr').count()).toBe(6);
+    expect((await compare.locator('.side-b tbody tr').allInnerTexts()).every((t) => t.includes('✗ incorrect') && t.includes('90'))).toBe(true);
+    await workbench.screenshot('explorer-05-compare');
+  });
+
+  test('Explore this step from the Run Dashboard opens the step\'s suspected false positives', async () => {
+    await workbench.runCommand('PROF Lens: Open Training Run…');
+    await workbench.acceptFileDialog('Open Training Run', join(workbench.server.workspace, 'runs', 'grpo'), 'Open Training Run');
+    const dashboard = await panelFrame(workbench.page, /PROF training runs/, 60_000);
+    const chart = dashboard.locator('[data-chart="chart-false-positives"]');
+    await expect.poll(() => chart.locator('circle.point-step').count(), { timeout: 60_000 }).toBe(3);
+    await chart.locator('circle.point-step').nth(1).hover();
+    const button = chart.locator('button.explore-step');
+    await expect.poll(() => button.innerText()).toBe('Explore step 20 →');
+    await workbench.screenshot('explorer-06-dashboard-explore');
+    await button.click();
+    const explorer = await panelFrame(workbench.page, /Rollout Explorer · 20\.jsonl/, 60_000);
+    await expect.poll(() => explorer.locator('.query-title').innerText(), { timeout: 60_000 }).toMatch(/^suspected FP · by suspected FP ↓ · \d+$/);
+    const total = Number(/(\d+)$/.exec(await explorer.locator('.query-title').innerText())![1]);
+    const rows = await explorer.locator('.grid-rows .grid-row.rollout').allInnerTexts();
+    expect(rows).toHaveLength(total);
+    expect(rows.every((r) => r.includes('⚠'))).toBe(true);
+    expect(await explorer.locator('select[name="suspected FP"]').inputValue()).toBe('yes');
+    await workbench.screenshot('explorer-07-step-explored');
+  });
+
+  test('a larger file keeps a bounded number of row elements wherever it scrolls', async () => {
+    const lines = await writeLargeDump(join(workbench.server.workspace, 'large.jsonl'), 4 * 1024 * 1024);
+    await workbench.runCommand('View: Focus First Editor Group');
+    await workbench.openFile('large.jsonl', 90_000);
+    await workbench.activeEditor().locator('.codelens-decoration a').first().waitFor({ timeout: 120_000 });
+    await workbench.runCommand('PROF Lens: Open Rollout Explorer');
+    frame = await panelFrame(workbench.page, /Rollout Explorer · large\.jsonl/);
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 60_000 }).toMatch(new RegExp(`· ${lines.toLocaleString('en-US')}$`));
+    const counts = [await rowElements(frame)];
+    const grid = frame.locator('.grid');
+    for (const fraction of [0.25, 0.5, 0.999]) {
+      await grid.evaluate((e, f) => { e.scrollTop = e.scrollHeight * f; }, fraction);
+      await expect.poll(() => frame.locator('.grid-rows .grid-row.loading').count(), { timeout: 20_000 }).toBe(0);
+      counts.push(await rowElements(frame));
+    }
+    const last = await frame.locator('.grid-rows .grid-row.rollout').last().getAttribute('aria-rowindex');
+    expect(Number(last)).toBe(lines);
+    for (const count of counts) {
+      expect(count).toBeGreaterThan(10);
+      expect(count).toBeLessThanOrEqual(200);
+    }
+    await workbench.screenshot('explorer-04-large-scrolled');
+    // How long a filter and a sort take to show, end to end (webview → host → worker → webview).
+    const timed = async (act: () => Promise<void>, title: RegExp): Promise<number> => {
+      const started = Date.now();
+      await act();
+      await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000, interval: 20 }).toMatch(title);
+      return Date.now() - started;
+    };
+    const filterMs = await timed(async () => { await frame.locator('select[name="outcome"]').selectOption('correct'); }, /^correct · [\d,]+$/);
+    const sortMs = await timed(() => frame.locator('button.sort', { hasText: 'mean score' }).click(), /^correct · by mean score ↑ · [\d,]+$/);
+    const searchMs = await timed(async () => {
+      await frame.locator('input.search').fill('answer is');
+      await frame.locator('input.search').press('Enter');
+    }, /"answer is"/);
+    mkdirSync(outputDir, { recursive: true });
+    writeFileSync(join(outputDir, 'explorer-timings.json'), JSON.stringify({ rollouts: lines, filterMs, sortMs, searchMs }, null, 2));
+    await frame.locator('button', { hasText: 'Clear filters' }).click();
+    await frame.locator('button.sort', { hasText: 'mean score' }).click();
+    await frame.locator('button.sort', { hasText: 'mean score' }).click();
+    await expect.poll(() => frame.locator('.query-title').innerText()).toMatch(/^all rollouts · [\d,]+$/);
+    // Shift-click selects a run of rows; the export holds their lines, byte for byte.
+    await grid.evaluate((e) => { e.scrollTop = 0; });
+    const cells = frame.locator('.grid-rows .grid-row.rollout .col-line');
+    await expect.poll(() => cells.first().innerText()).toBe('line 1');
+    await cells.nth(0).click({ modifiers: ['Control'] });
+    await cells.nth(4).click({ modifiers: ['Shift'] });
+    await cells.nth(7).click({ modifiers: ['Control'] });
+    await expect.poll(() => frame.locator('.status').innerText()).toContain('6 selected');
+    await frame.locator('button.export').click();
+    const input = workbench.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await expect.poll(() => input.inputValue()).toContain('large.selection.jsonl');
+    await workbench.page.keyboard.press('Enter');
+    await expect.poll(() => frame.locator('.status').innerText(), { timeout: 30_000 }).toMatch(/Saved 6 lines/);
+    const large = readFileSync(join(workbench.server.workspace, 'large.jsonl'), 'utf8').split('\n');
+    expect(readFileSync(join(workbench.server.workspace, 'large.selection.jsonl'), 'utf8')).toBe([0, 1, 2, 3, 4, 7].map((i) => large[i] + '\n').join(''));
+  });
+
+  test('hostile rollout text stays text in the explorer, highlights included', async () => {
+    await workbench.runCommand('View: Focus First Editor Group');
+    await workbench.openFile('hostile.jsonl');
+    await workbench.activeEditor().locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
+    await workbench.runCommand('PROF Lens: Open Rollout Explorer');
+    frame = await panelFrame(workbench.page, /Rollout Explorer · hostile\.jsonl/);
+    await frame.locator('input.search').fill('<img src=x');
+    await frame.locator('input.search').press('Enter');
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toMatch(/"<img src=x" · 2$/);
+    expect(await frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['<img src=x', '<img src=x']);
+    expect((await rowTexts(frame)).join('\n')).toContain('<img src=x onerror=alert(12)>');
+    expect(await frame.locator('#app img, #app script, #app iframe, #app a[href], #app svg').count()).toBe(0);
+    expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();
+    await workbench.screenshot('explorer-08-hostile');
+  });
+});

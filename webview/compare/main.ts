@@ -1,0 +1,160 @@
+/**
+ * The Compare view's webview: the totals, the aligned prompts with their pass rates in each dump
+ * and its change (largest regression first), and for the prompt the user picks both sides'
+ * rollouts side by side (answer, H, step scores, consistency, decision, suspected false positive).
+ * A rollout row opens it in its file. Every text is set as text.
+ */
+import { isHostToCompare, type CompareSubject, type CompareToHost, type HostToCompare } from '../../src/protocol/explorer';
+import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
+import type { ExplorerRow } from '../../src/core/explore/explorerTable';
+import type { PromptSides } from '../../src/core/compare/promptSides';
+import { cellText, columnHeader } from '../../src/core/presentation/explorerWords';
+import { formatPercent, formatScore } from '../../src/core/presentation/numbers';
+import { capText } from '../../src/core/presentation/capText';
+import { reasonFamily } from '../../src/core/presentation/reasonWords';
+import { h, replaceChildren } from '../dom';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+const root = document.getElementById('app') as HTMLElement;
+/** Prompts listed at most; the rest are counted. */
+const LISTED_PROMPTS = 2000;
+const SIDE_COLUMNS: readonly ExplorerColumn[] = ['line', 'outcome', 'extracted', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive'];
+
+let subject: CompareSubject | null = null;
+const sidesHolder = h('section', { className: 'sides-holder', attrs: { 'aria-live': 'polite' } });
+
+function post(message: CompareToHost): void {
+  api.postMessage(message);
+}
+
+function signed(delta: number | null): string {
+  if (delta === null) return '—';
+  const points = delta * 100;
+  return `${points > 0 ? '+' : points < 0 ? '−' : '±'}${Math.abs(points).toFixed(1)} pts`;
+}
+
+function deltaClass(delta: number | null): string {
+  return delta === null || Math.abs(delta) < 1e-9 ? '' : delta < 0 ? 'delta-down' : 'delta-up';
+}
+
+function totalsLine(s: CompareSubject): HTMLElement {
+  const t = s.comparison.totals;
+  const parts = [
+    `${t.aligned.toLocaleString('en-US')} prompts in both`,
+    `pass rate ${formatPercent(t.passRateA)} → ${formatPercent(t.passRateB)} (${signed(t.delta)})`,
+    `${t.regressed} fell · ${t.improved} rose · ${t.unchanged} unchanged`,
+    `suspected FP ${t.suspectedFalsePositivesA} → ${t.suspectedFalsePositivesB}`,
+    `only in a: ${s.comparison.onlyA} · only in b: ${s.comparison.onlyB}`,
+  ];
+  return h('p', { className: 'totals', text: parts.join(' · ') });
+}
+
+function promptTable(s: CompareSubject): HTMLElement {
+  const head = ['prompt', 'group a', 'n a', 'n b', 'pass a', 'pass b', 'change', 'best kept a', 'best kept b', 'FP a', 'FP b'];
+  const rows = s.comparison.prompts.slice(0, LISTED_PROMPTS).map((p, index) => {
+    const tr = h('tr', {
+      className: 'prompt',
+      attrs: { tabindex: '0', 'data-index': String(index) },
+      children: [
+        h('td', { className: 'prose-cell', text: p.prompt.replace(/\s+/g, ' ').slice(0, 300), attrs: { title: capText(p.prompt, 2000) } }),
+        h('td', { text: p.groupA }),
+        h('td', { text: String(p.nA) }),
+        h('td', { text: String(p.nB) }),
+        h('td', { text: formatPercent(p.passRateA) }),
+        h('td', { text: formatPercent(p.passRateB) }),
+        h('td', { className: deltaClass(p.delta), text: signed(p.delta) }),
+        h('td', { text: formatScore(p.consistencyA) }),
+        h('td', { text: formatScore(p.consistencyB) }),
+        h('td', { text: String(p.suspectedFalsePositivesA) }),
+        h('td', { text: String(p.suspectedFalsePositivesB) }),
+      ],
+    });
+    const open = (): void => {
+      for (const active of root.querySelectorAll('tr.prompt.active')) active.classList.remove('active');
+      tr.classList.add('active');
+      replaceChildren(sidesHolder, [h('p', { className: 'muted', text: 'Loading both sides…' })]);
+      post({ type: 'showPrompt', index });
+    };
+    tr.addEventListener('click', open);
+    tr.addEventListener('keydown', (event) => event.key === 'Enter' && open());
+    return tr;
+  });
+  const more = s.comparison.prompts.length - rows.length;
+  return h('div', {
+    className: 'table-holder',
+    children: [
+      h('table', { className: 'compare-table', children: [h('thead', { children: [h('tr', { children: head.map((t) => h('th', { text: t })) })] }), h('tbody', { children: rows })] }),
+      more > 0 ? h('p', { className: 'muted', text: `… and ${more.toLocaleString('en-US')} more prompts (their change is smaller)` }) : null,
+    ],
+  });
+}
+
+function sideTable(side: 'a' | 'b', label: string, rows: readonly ExplorerRow[]): HTMLElement {
+  const body = rows.map((row) => {
+    const tr = h('tr', {
+      className: `rollout family-${reasonFamily(row.reason)}`,
+      attrs: { tabindex: '0', title: 'Open this rollout' },
+      children: SIDE_COLUMNS.map((c) => h('td', { text: cellText(row, c) })),
+    });
+    const open = (): void => post({ type: 'open', side, rolloutId: row.id });
+    tr.addEventListener('click', open);
+    tr.addEventListener('keydown', (event) => event.key === 'Enter' && open());
+    return tr;
+  });
+  return h('div', {
+    className: `side side-${side}`,
+    children: [
+      h('h3', { text: `${side} · ${label} · ${rows.length} rollout${rows.length === 1 ? '' : 's'}` }),
+      h('div', { className: 'table-holder', children: [h('table', { children: [h('thead', { children: [h('tr', { children: SIDE_COLUMNS.map((c) => h('th', { text: columnHeader(c) })) })] }), h('tbody', { children: body })] })] }),
+    ],
+  });
+}
+
+function showSides(sides: PromptSides): void {
+  if (!subject) return;
+  replaceChildren(sidesHolder, [
+    h('h2', { text: 'Side by side' }),
+    h('div', { className: 'prose prompt-text', text: capText(sides.prompt, 4000) }),
+    h('div', { className: 'sides', children: [sideTable('a', subject.labelA, sides.a), sideTable('b', subject.labelB, sides.b)] }),
+  ]);
+  sidesHolder.scrollIntoView({ block: 'start' });
+}
+
+function show(message: HostToCompare): void {
+  switch (message.type) {
+    case 'comparison':
+      subject = message.subject;
+      replaceChildren(sidesHolder, []);
+      replaceChildren(root, [
+        h('div', { className: 'view-header', children: [h('h1', { text: `Compare · ${subject.labelA} ↔ ${subject.labelB}` })] }),
+        totalsLine(subject),
+        h('p', { className: 'muted', text: 'Largest regression first. Click a prompt to see both sides\' rollouts side by side.' }),
+        promptTable(subject),
+        sidesHolder,
+      ]);
+      break;
+    case 'notice':
+      replaceChildren(root, [h('h1', { text: 'Compare' }), h('p', { className: 'notice', text: message.text })]);
+      break;
+    case 'sides':
+      showSides(message.sides);
+      break;
+    case 'sidesFailed':
+      replaceChildren(sidesHolder, [h('p', { className: 'status error', text: message.message })]);
+      break;
+    default: {
+      const unexpected: never = message;
+      void unexpected;
+    }
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  if (isHostToCompare(event.data)) show(event.data);
+});
+post({ type: 'ready' });

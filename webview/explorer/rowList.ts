@@ -1,0 +1,241 @@
+/**
+ * The explorer's rows, virtualised: a scroll area as tall as every row would be, and elements for
+ * only the rows in view (plus a few either side), so a million-row result holds a few dozen row
+ * elements. Rows arrive a page at a time from the host; a row not yet here shows as loading and
+ * is asked for. Click opens a row; Ctrl/Cmd toggles it in the selection; Shift extends it.
+ * Every text is set as text.
+ */
+import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
+import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
+import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
+import { cellText, columnHeader } from '../../src/core/presentation/explorerWords';
+import { reasonFamily } from '../../src/core/presentation/reasonWords';
+import { h } from '../dom';
+
+/** Pixels per row (the stylesheet gives rows the same height). */
+export const ROW_HEIGHT = 24;
+/** Rows rendered beyond the visible ones, on each side. */
+const OVERSCAN = 8;
+/** Browsers cap an element's height (about 33 million pixels in Chromium): taller results scroll in proportion. */
+const MAX_SCROLL_HEIGHT = 30_000_000;
+
+const BASE_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
+const WIDTHS: Partial<Record<string, string>> = {
+  line: '10em', group: '6em', outcome: '7.5em', extracted: '8em', gold: '8em', steps: '3.5em', meanScore: '6em', weakestScore: '9em',
+  consistency: '7em', decision: '15em', falsePositive: '18em', penalised: '6em', unscored: '7em', responseChars: '6em', match: '28em',
+};
+
+export interface RowListEvents {
+  /** Rows `from` … `to` (indices in the result) are in view: fetch what is missing. */
+  want(from: number, to: number): void;
+  open(row: PageRow): void;
+  sort(sort: ExplorerSort | null): void;
+  selectionChanged(): void;
+}
+
+type Column = ExplorerColumn | 'match';
+
+export class RowList {
+  readonly element: HTMLElement;
+  /** Selected rollout ids. */
+  readonly selected = new Set<number>();
+  private readonly header = h('div', { className: 'grid-row grid-header', attrs: { role: 'row' } });
+  private readonly body = h('div', { className: 'grid-body' });
+  private readonly rowsHolder = h('div', { className: 'grid-rows', attrs: { role: 'rowgroup' } });
+  private readonly rows = new Map<number, PageRow>();
+  private readonly highlights = new Map<number, RowHighlights>();
+  private columns: Column[] = [...BASE_COLUMNS];
+  private total = 0;
+  private sort: ExplorerSort | null = null;
+  private anchor: number | null = null;
+  private cursor = 0;
+  private frame = 0;
+
+  constructor(private readonly events: RowListEvents) {
+    this.body.appendChild(this.rowsHolder);
+    this.element = h('div', { className: 'grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'rollouts' }, children: [this.header, this.body] });
+    this.element.addEventListener('scroll', () => this.schedule());
+    window.addEventListener('resize', () => this.schedule());
+    this.rowsHolder.addEventListener('click', (event) => this.click(event));
+    this.element.addEventListener('keydown', (event) => this.key(event));
+  }
+
+  /** A new result: its size, its columns (reward columns, the match column when searching), its sort. */
+  reset(options: { total: number; rewardColumns: readonly string[]; isSearching: boolean; sort: ExplorerSort | null }): void {
+    this.total = options.total;
+    this.sort = options.sort;
+    this.rows.clear();
+    this.highlights.clear();
+    this.anchor = null;
+    this.cursor = 0;
+    this.columns = [...(options.isSearching ? ['match' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    const template = this.columns.map((c) => WIDTHS[c] ?? '6em').join(' ');
+    this.header.style.gridTemplateColumns = template;
+    this.rowsHolder.style.setProperty('--columns', template);
+    this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
+    this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
+    this.element.scrollTop = 0;
+    this.render();
+  }
+
+  /** Rows of a page arrived. */
+  add(offset: number, rows: readonly PageRow[], highlights: readonly RowHighlights[] | null): void {
+    rows.forEach((row, i) => this.rows.set(offset + i, row));
+    for (const hl of highlights ?? []) this.highlights.set(hl.id, hl);
+    this.schedule();
+  }
+
+  has(index: number): boolean {
+    return this.rows.has(index);
+  }
+
+  /** The rows currently rendered (what the DOM holds). */
+  get renderedCount(): number {
+    return this.rowsHolder.childElementCount;
+  }
+
+  clearSelection(): void {
+    this.selected.clear();
+    this.anchor = null;
+    this.schedule();
+  }
+
+  private headerCell(column: Column): HTMLElement {
+    if (column === 'match') return h('div', { className: 'cell head', text: 'match', attrs: { role: 'columnheader' } });
+    const isSorted = this.sort?.column === column;
+    const arrow = isSorted ? (this.sort!.descending ? ' ↓' : ' ↑') : '';
+    const button = h('button', { className: 'sort', text: columnHeader(column) + arrow, attrs: { type: 'button', title: `Sort by ${columnHeader(column)}` } });
+    button.addEventListener('click', () => {
+      // Ascending, then descending, then file order again; read at the click, so quick clicks step on.
+      const current = this.sort?.column === column ? this.sort : null;
+      const next: ExplorerSort | null = !current ? { column, descending: false } : !current.descending ? { column, descending: true } : null;
+      this.sort = next;
+      this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
+      this.events.sort(next);
+    });
+    return h('div', { className: 'cell head', attrs: { role: 'columnheader', 'aria-sort': isSorted ? (this.sort!.descending ? 'descending' : 'ascending') : 'none' }, children: [button] });
+  }
+
+  private scale(): number {
+    const full = this.total * ROW_HEIGHT;
+    return full > MAX_SCROLL_HEIGHT ? full / MAX_SCROLL_HEIGHT : 1;
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  private visibleRange(): { from: number; to: number } {
+    const height = Math.max(ROW_HEIGHT, this.element.clientHeight - this.header.offsetHeight);
+    const first = Math.floor((this.element.scrollTop * this.scale()) / ROW_HEIGHT);
+    const from = Math.max(0, first - OVERSCAN);
+    const to = Math.min(this.total, first + Math.ceil(height / ROW_HEIGHT) + OVERSCAN);
+    return { from, to };
+  }
+
+  private render(): void {
+    const { from, to } = this.visibleRange();
+    if (to > from) this.events.want(from, to - 1);
+    // Row `from` sits where it would in a full-height list (scaled when the list is taller than a browser allows).
+    const top = this.element.scrollTop - (this.element.scrollTop * this.scale() - from * ROW_HEIGHT);
+    this.rowsHolder.style.transform = `translateY(${Math.round(top)}px)`;
+    const elements: HTMLElement[] = [];
+    for (let i = from; i < to; i++) elements.push(this.rowElement(i));
+    this.rowsHolder.replaceChildren(...elements);
+  }
+
+  private rowElement(index: number): HTMLElement {
+    const row = this.rows.get(index);
+    const attrs: Record<string, string> = { role: 'row', 'data-index': String(index), 'aria-rowindex': String(index + 1) };
+    if (!row) return h('div', { className: 'grid-row loading', attrs, children: [h('div', { className: 'cell muted', text: 'loading…' })] });
+    const isSelected = this.selected.has(row.id);
+    attrs['aria-selected'] = String(isSelected);
+    attrs['data-id'] = String(row.id);
+    const classes = ['grid-row', 'rollout', `family-${reasonFamily(row.reason)}`];
+    if (isSelected) classes.push('selected');
+    if (index === this.cursor) classes.push('cursor');
+    if (row.suspectedFalsePositive) classes.push('suspect');
+    return h('div', { className: classes.join(' '), attrs, children: this.columns.map((c) => this.cell(row, c)) });
+  }
+
+  private cell(row: PageRow, column: Column): HTMLElement {
+    if (column === 'match') return this.matchCell(row);
+    const text = cellText(row, column);
+    return h('div', { className: `cell col-${column.startsWith('reward:') ? 'reward' : column}`, text, attrs: { role: 'gridcell', title: text } });
+  }
+
+  private matchCell(row: PageRow): HTMLElement {
+    const snippet = this.highlights.get(row.id)?.snippet;
+    const cell = h('div', { className: 'cell col-match', attrs: { role: 'gridcell' } });
+    if (!snippet) return cell;
+    cell.setAttribute('title', `${snippet.field}: ${snippet.text}`);
+    let at = 0;
+    for (const [start, end] of snippet.ranges) {
+      if (start > at) cell.appendChild(document.createTextNode(snippet.text.slice(at, start)));
+      cell.appendChild(h('mark', { text: snippet.text.slice(start, end) }));
+      at = end;
+    }
+    if (at < snippet.text.length) cell.appendChild(document.createTextNode(snippet.text.slice(at)));
+    return cell;
+  }
+
+  private click(event: MouseEvent): void {
+    const element = (event.target as HTMLElement).closest<HTMLElement>('.grid-row.rollout');
+    const index = Number(element?.getAttribute('data-index'));
+    const row = this.rows.get(index);
+    if (!element || !row) return;
+    this.cursor = index;
+    if (event.shiftKey && this.anchor !== null) {
+      const [a, b] = this.anchor < index ? [this.anchor, index] : [index, this.anchor];
+      if (!(event.ctrlKey || event.metaKey)) this.selected.clear();
+      for (let i = a; i <= b; i++) {
+        const r = this.rows.get(i);
+        if (r) this.selected.add(r.id);
+      }
+    } else if (event.ctrlKey || event.metaKey) {
+      if (this.selected.has(row.id)) this.selected.delete(row.id);
+      else this.selected.add(row.id);
+      this.anchor = index;
+    } else {
+      this.selected.clear();
+      this.selected.add(row.id);
+      this.anchor = index;
+      this.events.open(row);
+    }
+    this.events.selectionChanged();
+    this.render();
+  }
+
+  private key(event: KeyboardEvent): void {
+    if (this.total === 0) return;
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : event.key === 'PageDown' ? 20 : event.key === 'PageUp' ? -20 : 0;
+    if (step !== 0) {
+      event.preventDefault();
+      this.cursor = Math.max(0, Math.min(this.total - 1, this.cursor + step));
+      this.scrollToCursor();
+      this.render();
+      return;
+    }
+    const row = this.rows.get(this.cursor);
+    if (!row) return;
+    if (event.key === 'Enter') this.events.open(row);
+    else if (event.key === ' ') {
+      event.preventDefault();
+      if (this.selected.has(row.id)) this.selected.delete(row.id);
+      else this.selected.add(row.id);
+      this.events.selectionChanged();
+      this.render();
+    }
+  }
+
+  private scrollToCursor(): void {
+    const top = (this.cursor * ROW_HEIGHT) / this.scale();
+    const view = this.element.clientHeight - this.header.offsetHeight;
+    if (top < this.element.scrollTop) this.element.scrollTop = top;
+    else if (top + ROW_HEIGHT > this.element.scrollTop + view) this.element.scrollTop = top + ROW_HEIGHT - view;
+  }
+}
