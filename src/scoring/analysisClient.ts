@@ -11,6 +11,7 @@ import {
   type AnalyseRequest,
   type AnalysisSummary,
   type RolloutDetail,
+  type RolloutKeys,
   type RolloutSummary,
   type SendPlan,
   type WorkerToHost,
@@ -70,7 +71,7 @@ export class AnalysisClient {
       spawn: options.spawn ?? (() => new Worker(workerPath)),
       isReply: isWorkerToHost,
       idOf: (reply) => reply.requestId,
-      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details',
+      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'labelKeys',
       cancelMessage: (requestId) => ({ type: 'cancel', requestId }),
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
       // The worker closes its model (and the model's own thread) itself when asked; it is
@@ -122,6 +123,13 @@ export class AnalysisClient {
     const message = await this.worker.request((requestId) => ({ type: 'details', requestId, documentKey, rolloutIds }));
     if (message.type === 'details') return message.rollouts;
     throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to a details request');
+  }
+
+  /** The content keys of an analysed document's rollouts (all of them, or some with their step keys). */
+  async labelKeys(documentKey: string, rolloutIds: number[] | null): Promise<RolloutKeys[]> {
+    const message = await this.worker.request((requestId) => ({ type: 'labelKeys', requestId, documentKey, rolloutIds }));
+    if (message.type === 'labelKeys') return message.keys;
+    throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to a label keys request');
   }
 
   /** Lets the worker drop a closed document's analysis. */

@@ -11,6 +11,7 @@ import {
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
+  type LabelKeysRequest,
   type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
@@ -19,6 +20,7 @@ import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
+import { labelKeysOf } from './labelKeys';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -165,6 +167,19 @@ async function details(request: DetailsRequest): Promise<void> {
   }
 }
 
+async function labelKeys(request: LabelKeysRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  try {
+    post({ type: 'labelKeys', requestId: request.requestId, keys: await labelKeysOf(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -184,6 +199,9 @@ port?.on('message', (message: unknown) => {
       break;
     case 'details':
       void details(message);
+      break;
+    case 'labelKeys':
+      void labelKeys(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);

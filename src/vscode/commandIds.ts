@@ -25,6 +25,10 @@ export const commandIds = {
   clearApiKey: 'profLens.clearApiKey',
   analyseFile: 'profLens.analyseFile',
   openTrainingRun: 'profLens.openTrainingRun',
+  markFirstWrongStep: 'profLens.markFirstWrongStep',
+  markRolloutSound: 'profLens.markRolloutSound',
+  clearLabel: 'profLens.clearLabel',
+  exportLabels: 'profLens.exportLabels',
 } as const;
 
 /** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */
