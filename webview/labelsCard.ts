@@ -44,11 +44,12 @@ export function labelsCard(labels: DashboardLabels, thresholdText: string | unde
         children: [
           h('thead', { children: [h('tr', { children: ['Flag', 'Precision', 'Recall'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] }),
           h('tbody', { children: [
-            figureRow(`Low step (${thresholdText ?? `threshold ${low.threshold}`})`, shareText(low.flaggedFlawed, low.flagged, low.precision, 'none flagged'), shareText(low.flaggedFlawed, low.flawed, low.recall, 'none flawed')),
+            figureRow('Low step (a step below the threshold)', shareText(low.flaggedFlawed, low.flagged, low.precision, 'none flagged'), shareText(low.flaggedFlawed, low.flawed, low.recall, 'none flawed')),
             figureRow(`Suspected false positive (${fp.correct} labelled correct answers)`, shareText(fp.flaggedFlawed, fp.flagged, fp.precision, 'none flagged'), shareText(fp.flaggedFlawed, fp.flawed, fp.recall, 'none flawed')),
           ] }),
         ],
       }),
+      h('p', { className: 'muted', text: `Measured at ${thresholdText ?? `threshold ${low.threshold}`}.` }),
       h('p', { className: 'muted', text: 'Precision: of the flagged, the share you labelled with a wrong step. Recall: of those you labelled with a wrong step, the share flagged.' }),
       audit ? h('p', { className: 'audit', text: audit }) : null,
       ...labels.problems.map((p) => h('p', { className: 'muted', text: p })),

@@ -69,6 +69,12 @@ export interface AnalyseRequest {
   shouldConfirmSend?: boolean;
   /** 1-based lines the user is looking at: their rollouts are sent first. */
   priorityLines?: { from: number; to: number };
+  /**
+   * The user set the threshold: it is used as given. Otherwise the worker uses the one calibrated
+   * for the scorer (read from `calibrationsDir`), else the settings' default.
+   */
+  isThresholdGiven?: boolean;
+  calibrationsDir?: string | null;
 }
 
 /** The host has taken in a chunk and is ready for the next (flow control). */

@@ -4,13 +4,15 @@
  * dashboard's precision against the labels, the sidecar beside the dump (the dump untouched), and
  * the labels read again when the sidecar changes on disk.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { repoRoot } from './codeServer';
 import { codeLensTexts, dottedRuns } from './editorDom';
 import { panelFrame } from './panelHarness';
 import { Workbench } from './workbench';
+import { storeCalibration } from '../../src/scoring/calibration/calibrationStore';
 
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'));
 const fixtureLines = fixture.toString('utf8').split('\n');
@@ -30,7 +32,13 @@ describe('labelling rollouts in the editor', () => {
   let dump: string;
 
   beforeAll(async () => {
-    workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture.toString('utf8') } });
+    // `prof-lens eval --calibrate` stored a threshold for scores in files that name no model (the fixture's).
+    const cacheDir = mkdtempSync(join(tmpdir(), 'prof-lens-e2e-calibrations-'));
+    await storeCalibration(cacheDir, {
+      identity: 'file:unnamed', scorer: 'file', threshold: 0.5, f1: 0.41, heldOut: null,
+      set: { name: 'pb.json', size: 159, errorItems: 83, correctItems: 76 }, at: '2026-12-01T00:00:00Z',
+    });
+    workbench = await Workbench.start({ workspaceFiles: { 'rollouts.jsonl': fixture.toString('utf8') }, env: { PROF_LENS_CACHE_DIR: cacheDir } });
     dump = join(workbench.server.workspace, 'rollouts.jsonl');
     sidecar = `${dump}.prof-labels.json`;
   });
@@ -92,10 +100,31 @@ describe('labelling rollouts in the editor', () => {
     const text = await card.innerText();
     expect(text).toContain('2 labelled rollouts (1 with a first wrong step, 1 sound)');
     // Rollout 2 (flawed) is the only one flagged, by both flags; rollout 1 (sound) by neither.
-    expect(text).toMatch(/Low step \(threshold 0\.5 \(uncalibrated\)\)\s+1\.00 \(1 of 1\)\s+1\.00 \(1 of 1\)/);
+    expect(text).toMatch(/Low step \(a step below the threshold\)\s+1\.00 \(1 of 1\)\s+1\.00 \(1 of 1\)/);
+    expect(text).toContain('Measured at threshold 0.5, calibrated on 159 labelled solutions (pb.json): F1 0.41.');
+    expect(await frame.locator('header .file').innerText()).toContain('threshold 0.5, calibrated on 159 labelled solutions (pb.json): F1 0.41');
     expect(text).toMatch(/Suspected false positive \(2 labelled correct answers\)\s+1\.00 \(1 of 1\)\s+1\.00 \(1 of 1\)/);
     expect(text).toContain('Audit of 2 labelled correct answers: 1 flawed, 50.0%');
     await workbench.screenshot('labels-02-dashboard');
+    expect(readFileSync(dump).equals(fixture)).toBe(true);
+  });
+
+  test('the group panel badges a labelled row and labels a step with its button', async () => {
+    await workbench.page.locator('.tab[data-resource-name="rollouts.jsonl"]').click();
+    await workbench.goToLine(3, 20);
+    await workbench.runCommand('PROF Lens: Show PROF Group');
+    const frame = await panelFrame(workbench.page, /PROF group/);
+    await expect.poll(async () => frame.locator('.badge.label').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining(['labelled sound', 'labelled: first wrong step 2']));
+    const row = frame.locator('tr.rollout[aria-label^="line 3:"]');
+    await row.locator('button.toggle').click();
+    await frame.locator('button[aria-label="Mark step 1 of line 3 as the first wrong step"]').click();
+    await expect.poll(() => readSidecar().length, { timeout: 15_000 }).toBe(3);
+    await expect.poll(async () => row.locator('.badge.label').allInnerTexts(), { timeout: 15_000 }).toEqual(['labelled: first wrong step 1']);
+    // The row stays open after the panel is sent again.
+    await expect(frame.locator('.label-bar', { hasText: 'labelled: first wrong step 1' }).count()).resolves.toBe(1);
+    await workbench.screenshot('labels-03-group-panel');
+    await frame.locator('.label-bar button', { hasText: 'Clear Label' }).click();
+    await expect.poll(() => readSidecar().length, { timeout: 15_000 }).toBe(2);
     expect(readFileSync(dump).equals(fixture)).toBe(true);
   });
 
@@ -105,6 +134,6 @@ describe('labelling rollouts in the editor', () => {
     writeFileSync(sidecar, JSON.stringify({ format: 'prof-lens-labels', version: 1, labels: kept }));
     await expect.poll(async () => (await lenses()).some((l) => l.endsWith('labelled sound')), { timeout: 20_000 }).toBe(false);
     expect(await lenses()).toContainEqual(expect.stringMatching(/labelled: first wrong step 2$/));
-    await workbench.screenshot('labels-03-after-disk-change');
+    await workbench.screenshot('labels-04-after-disk-change');
   });
 });

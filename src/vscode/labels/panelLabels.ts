@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { AnalysisSummary, RolloutSummary } from '../../protocol/analysis';
 import type { DashboardLabels, LabelAction } from '../../protocol/panel';
 import { commandIds } from '../commandIds';
-import { settingIds } from '../settingIds';
+import { readSettings } from '../settings';
 import { dashboardLabels, labelBadge } from './labelFigures';
 import type { LabelsController } from './labelsController';
 import { shownThreshold } from './thresholdShown';
@@ -19,12 +19,6 @@ export interface PanelLabels {
   dashboard(source: vscode.Uri, rollouts: readonly RolloutSummary[], threshold: number): DashboardLabels | null;
   thresholdText(source: vscode.Uri, summary: Pick<AnalysisSummary, 'settings' | 'scorer'> & { threshold?: AnalysisSummary['threshold'] }, rollouts: readonly RolloutSummary[]): Promise<string>;
   apply(source: vscode.Uri, rolloutId: number, action: LabelAction, step: number | null): Promise<void>;
-}
-
-/** Whether the user set the threshold themselves (at any level), rather than leaving the default. */
-function isThresholdGiven(scope: vscode.Uri): boolean {
-  const inspected = vscode.workspace.getConfiguration('profLens', scope).inspect<number>(settingIds.threshold.slice('profLens.'.length));
-  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
 }
 
 const ACTION_COMMANDS: Record<LabelAction, string> = {
@@ -44,7 +38,7 @@ export function panelLabels(labels: LabelsController): PanelLabels {
     thresholdText: async (source, summary, rollouts) => {
       const scorers = new Set<string>();
       for (const r of rollouts) if (r.isScored) scorers.add(r.scorer);
-      return shownThreshold({ summary, isGiven: isThresholdGiven(source), scorers });
+      return shownThreshold({ summary, isGiven: readSettings(source).isThresholdGiven, scorers });
     },
     apply: async (source, rolloutId, action, step) => {
       await vscode.commands.executeCommand(ACTION_COMMANDS[action], { source: source.toString(), rolloutId, ...(step === null ? {} : { step }) });
