@@ -128,6 +128,24 @@ describe('labelling rollouts in the editor', () => {
     expect(readFileSync(dump).equals(fixture)).toBe(true);
   });
 
+  test('Export Labels writes the labelled rollouts as ProcessBench-shaped JSON', async () => {
+    await workbench.page.locator('.tab[data-resource-name="rollouts.jsonl"]').click();
+    // The dialog offers `<dump stem>.processbench.json` beside the dump.
+    const target = join(workbench.server.workspace, 'rollouts.processbench.json');
+    await workbench.runCommand('PROF Lens: Export Labels…');
+    // The editor's own save dialog (a quick input): its offer accepted with Enter.
+    const widget = workbench.page.locator('.quick-input-widget');
+    await expect.poll(() => widget.innerText(), { timeout: 20_000 }).toContain('Export labels as ProcessBench-shaped JSON');
+    await expect.poll(() => widget.locator('input').inputValue(), { timeout: 20_000 }).toMatch(/rollouts\.processbench\.json$/);
+    await workbench.page.keyboard.press('Enter');
+    await expect.poll(() => existsSync(target), { timeout: 15_000 }).toBe(true);
+    const items = JSON.parse(readFileSync(target, 'utf8')) as { id: string; problem: string; steps: string[]; label: number; final_answer_correct: boolean | null }[];
+    expect(items.map((i) => [i.id, i.label, i.steps.length, i.final_answer_correct])).toEqual([['rollouts.jsonl:1:0', -1, 3, true], ['rollouts.jsonl:2:0', 1, 3, true]]);
+    expect(items[1]?.steps[1]).toBe('Then \\frac{1}{2} of them, the "half", is 20 \u2014 caf\u00e9 math.');
+    expect(items[0]?.problem).toMatch(/^Maya has 48 apples/);
+    expect(readFileSync(dump).equals(fixture)).toBe(true);
+  });
+
   test('the labels are read again when the sidecar changes on disk', async () => {
     await workbench.page.locator('.tab[data-resource-name="rollouts.jsonl"]').click();
     const kept = readSidecar().filter((l) => l.firstWrongStep >= 0);
