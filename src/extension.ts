@@ -23,6 +23,9 @@ import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
 import { SendGuard } from './vscode/sendGuard';
 import { createSetupFeature } from './vscode/setupFeature';
+import { registerLabelCommands } from './vscode/labels/labelCommands';
+import { LabelsController } from './vscode/labels/labelsController';
+import { panelLabels } from './vscode/labels/panelLabels';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
 import { StatusBar } from './vscode/statusBar';
@@ -50,14 +53,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
-  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled);
+  const labels = new LabelsController({ store, client });
+  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, labels);
   context.subscriptions.push(
-    metrics, settings, store, client, rawMarks, views, decorations, codeLens, notices,
+    metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
     trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
-    vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),
+    vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views, labels)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
     settings.onDidChange((current) => {
       decorations.setEnabled(current.isDecorationEnabled);
@@ -70,7 +74,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     apiKeys.onDidChange(() => client.configureModel(store.currentPlan().model)),
     ...registerCommands({ store, views, notices }),
     ...registerApiKeyCommands(apiKeys),
-    createPanelFeature({ extensionUri: context.extensionUri, store, client }),
+    ...registerLabelCommands({ store, views, labels, client }),
+    createPanelFeature({ extensionUri: context.extensionUri, store, client, labels: { ...panelLabels(labels), onDidChange: labels.onDidChange } }),
     createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
     createCompareFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),

@@ -7,6 +7,7 @@ import { h, replaceChildren } from './dom';
 import { calibrationChart, histogramChart, horizontalBars } from './charts';
 import { penaltyZones } from './chartGeometry';
 import { exportBar } from './exportBar';
+import { labelsCard } from './labelsCard';
 import { aurocWords, formatPercent, formatScore } from '../src/core/presentation/numbers';
 import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/presentation/reasonWords';
@@ -142,12 +143,13 @@ export function renderDashboard(root: HTMLElement, data: DashboardData, channel:
   replaceChildren(root, [
     h('header', {
       className: 'view-header',
-      children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}` })],
+      children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}${data.thresholdText ? ` · ${data.thresholdText}` : ''}` })],
     }),
     ...readAs.map((how) => h('p', { className: 'read-as muted', text: `${how.charAt(0).toUpperCase()}${how.slice(1)}` })),
     totals(data),
     decisions(data),
     falsePositives(data, channel),
+    data.labels ? labelsCard(data.labels, data.thresholdText) : null,
     separation(data),
     distributions(data),
     groupList(data, channel),

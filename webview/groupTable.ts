@@ -11,7 +11,7 @@ import { outcomeLabel } from '../src/core/presentation/outcomeWords';
 import { penaltyBadge, penaltyReason } from '../src/core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/presentation/reasonWords';
 import { scoreSummary } from '../src/core/presentation/stepFacts';
-import type { WhatIfSettings } from '../src/protocol/panel';
+import type { LabelAction, WhatIfSettings } from '../src/protocol/panel';
 
 /** What the table needs besides its rows. */
 export interface TableContext {
@@ -19,6 +19,8 @@ export interface TableContext {
   expanded: Set<number>;
   onReveal: (rolloutId: number) => void;
   onToggle: (rolloutId: number) => void;
+  /** A label button: the host labels the rollout (absent: no label buttons). */
+  onLabel?: (rolloutId: number, action: LabelAction, step: number | null) => void;
 }
 
 const COLUMNS = ['', 'Line', '', 'Answer', 'H', 'Mean · min', 'Consistency', 'Steps', 'Decision'];
@@ -62,7 +64,8 @@ function decisionCell(view: ViewRow): HTMLElement {
   const suspect = view.falsePositive.suspected
     ? h('span', { className: 'badge suspect', text: '⚠ false positive?', attrs: { title: why, 'aria-label': why } })
     : null;
-  return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect] });
+  const label = view.row.label ? h('span', { className: 'badge label', text: view.row.label, attrs: { title: 'your label (kept beside the file)' } }) : null;
+  return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect, label] });
 }
 
 function rowLabel(view: ViewRow): string {
@@ -72,6 +75,7 @@ function rowLabel(view: ViewRow): string {
     view.decision.penalised ? 'step-count penalty' : null,
     view.falsePositive.suspected ? 'suspected false positive' : null,
     view.isChanged ? 'changed by what-if' : null,
+    view.row.label ?? null,
   ].filter((n): n is string => n !== null);
   return `${where}: ${word}, ${reasonLabel(view.decision.reason)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
@@ -153,7 +157,32 @@ function gapItem(from: number, to: number): HTMLElement {
   return h('li', { className: 'step gap muted', attrs: { 'aria-label': `${which} not shown` }, text: `… ${which} not shown here: the Rollout View shows every step` });
 }
 
-function stepsRow(view: ViewRow): HTMLTableRowElement {
+/** A small button that labels the rollout, never reaching the row's own click (reveal). */
+function labelButton(text: string, ariaLabel: string, run: () => void): HTMLElement {
+  const button = h('button', { className: 'label-action link', text, attrs: { type: 'button', 'aria-label': ariaLabel } });
+  button.addEventListener('click', (event) => {
+    event.stopPropagation();
+    run();
+  });
+  return button;
+}
+
+/** The row's label actions: sound, clear. */
+function labelBar(view: ViewRow, onLabel: NonNullable<TableContext['onLabel']>): HTMLElement {
+  const id = view.row.id;
+  const where = `line ${view.row.line}${view.row.index > 0 ? `, response ${view.row.index + 1}` : ''}`;
+  return h('div', {
+    className: 'label-bar',
+    children: [
+      h('span', { className: 'muted', text: view.row.label ? `${view.row.label} · ` : 'Label: ' }),
+      labelButton('Mark Rollout as Sound', `Mark the rollout on ${where} as sound`, () => onLabel(id, 'sound', null)),
+      view.row.label ? ' · ' : null,
+      view.row.label ? labelButton('Clear Label', `Clear the label of the rollout on ${where}`, () => onLabel(id, 'clear', null)) : null,
+    ],
+  });
+}
+
+function stepsRow(view: ViewRow, onLabel?: TableContext['onLabel']): HTMLTableRowElement {
   const items: HTMLElement[] = [];
   let next = 0;
   for (const step of view.row.steps) {
@@ -165,13 +194,20 @@ function stepsRow(view: ViewRow): HTMLTableRowElement {
     items.push(h('li', {
       className: isLow ? 'step low' : 'step',
       attrs: { value: String(step.index + 1) },
-      children: [h('div', { className: 'step-head', text: `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}` }), mathText(step.text, 'prose step-text')],
+      children: [
+        h('div', { className: 'step-head', children: [
+          `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}`,
+          onLabel ? ' ' : null,
+          onLabel ? labelButton('Mark as First Wrong Step', `Mark step ${step.index + 1} of line ${view.row.line} as the first wrong step`, () => onLabel(view.row.id, 'firstWrongStep', step.index)) : null,
+        ] }),
+        mathText(step.text, 'prose step-text'),
+      ],
     }));
     next = step.index + 1;
   }
   if (view.row.stepCount > next && view.row.steps.length > 0) items.push(gapItem(next, view.row.stepCount - 1));
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
-  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [list] })] });
+  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [onLabel ? labelBar(view, onLabel) : null, list] })] });
 }
 
 /** The table of a group's rollouts in PROF's order. */
@@ -180,7 +216,7 @@ export function groupTable(rows: readonly ViewRow[], context: TableContext): HTM
   const body = h('tbody');
   for (const view of rows) {
     body.appendChild(rolloutRow(view, context));
-    if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view));
+    if (context.expanded.has(view.row.id)) body.appendChild(stepsRow(view, context.onLabel));
   }
   // One tab stop for the whole table (the focused row, else the first); arrows move within it.
   const rolloutRows = [...body.querySelectorAll<HTMLTableRowElement>('tr.rollout')];

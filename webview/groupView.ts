@@ -20,6 +20,8 @@ export interface GroupViewOptions {
   whatIf: WhatIfSettings | null;
   /** Called with the what-if settings in force (null when they equal the analysed ones). */
   onWhatIf: (whatIf: WhatIfSettings | null) => void;
+  /** Rows showing their steps, kept when the same group is sent again (after a label changed). */
+  expanded?: Set<number>;
 }
 
 function countItem(term: string, value: number, description: string): HTMLElement {
@@ -93,7 +95,7 @@ function promptSection(data: GroupData): HTMLElement {
 class GroupView {
   private readonly analysed: WhatIfSettings;
   private whatIf: WhatIfSettings;
-  private readonly expanded = new Set<number>();
+  private readonly expanded: Set<number>;
   private readonly counts = h('div', { className: 'counts-holder' });
   private readonly summary = h('p', { className: 'change-summary', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly table = h('div', { className: 'table-holder' });
@@ -101,6 +103,7 @@ class GroupView {
   constructor(private readonly root: HTMLElement, private readonly options: GroupViewOptions) {
     this.analysed = whatIfOf(options.data.settings);
     this.whatIf = options.whatIf ?? this.analysed;
+    this.expanded = options.expanded ?? new Set<number>();
   }
 
   /** Builds the whole view (again after a reset, so the controls show the analysed values). */
@@ -145,6 +148,7 @@ class GroupView {
         if (!this.expanded.delete(rolloutId)) this.expanded.add(rolloutId);
         this.refresh();
       },
+      onLabel: (rolloutId, action, step) => channel.post({ type: 'label', source: data.source, rolloutId, action, step }),
     })]);
     if (focused) this.table.querySelector<HTMLElement>(`tr[data-rollout="${CSS.escape(focused)}"]`)?.focus();
   }

@@ -16,6 +16,9 @@ const root = document.getElementById('app') as HTMLElement;
 const saved = channel.savedState();
 /** The what-if settings follow the user from group to group until reset. */
 let whatIf: WhatIfSettings | null = saved?.whatIf ?? null;
+/** The group shown and which of its rows show their steps: the same group sent again keeps them open. */
+let shownGroup = '';
+let expanded = new Set<number>();
 
 function save(state: Omit<PanelState, 'version'>): void {
   channel.saveState({ version: PANEL_STATE_VERSION, ...state });
@@ -26,11 +29,15 @@ function show(message: Exclude<HostToWebview, { type: 'response' }>): void {
     case 'group': {
       const { data } = message;
       const rolloutId = data.rows[0]?.id ?? null;
+      const groupKey = JSON.stringify([data.source, data.group]);
+      if (groupKey !== shownGroup) expanded = new Set<number>();
+      shownGroup = groupKey;
       save({ view: 'group', source: data.source, rolloutId, whatIf });
       renderGroupView(root, {
         channel,
         data,
         whatIf,
+        expanded,
         onWhatIf: (next) => {
           whatIf = next;
           save({ view: 'group', source: data.source, rolloutId, whatIf });

@@ -9,6 +9,7 @@
  */
 import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
 import type { Diagnostic } from '../core/model';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../core/settings';
 import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
@@ -48,6 +49,8 @@ export interface AnalysisSummary {
   modelDeclined?: string;
   /** The state of each endpoint of a served model, when one scored. */
   endpoints?: EndpointStatus[];
+  /** Where the threshold the analysis used came from (a stored calibration, the user, the default), when known. */
+  threshold?: ThresholdSource;
 }
 
 /** Where the worker reads the file from: the editor's text, or the disk for unmodified files. */
@@ -70,6 +73,12 @@ export interface AnalyseRequest {
   shouldConfirmSend?: boolean;
   /** 1-based lines the user is looking at: their rollouts are sent first. */
   priorityLines?: { from: number; to: number };
+  /**
+   * The user set the threshold: it is used as given. Otherwise the worker uses the one calibrated
+   * for the scorer (read from `calibrationsDir`), else the settings' default.
+   */
+  isThresholdGiven?: boolean;
+  calibrationsDir?: string | null;
 }
 
 /** The host has taken in a chunk and is ready for the next (flow control). */
@@ -88,6 +97,18 @@ export interface DetailsRequest {
   requestId: number;
   documentKey: string;
   rolloutIds: number[];
+}
+
+/**
+ * The content keys labels are matched by (`rolloutKey`, `stepKey`), made from the full texts in
+ * the worker so the host never holds them: every rollout's key (`rolloutIds: null`), or those of
+ * some rollouts with their step keys.
+ */
+export interface LabelKeysRequest {
+  type: 'labelKeys';
+  requestId: number;
+  documentKey: string;
+  rolloutIds: number[] | null;
 }
 
 export interface ForgetRequest {
@@ -117,7 +138,7 @@ export interface ConsentReply {
 }
 
 export type HostToWorker =
-  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply
+  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | LabelKeysRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply
   | ExploreRequest;
 
 export interface ProgressMessage {
@@ -149,6 +170,19 @@ export interface DetailsMessage {
   rollouts: RolloutDetail[];
 }
 
+/** One rollout's content keys; `stepKeys` only when the rollout was asked for by id. */
+export interface RolloutKeys {
+  id: number;
+  key: string;
+  stepKeys?: string[];
+}
+
+export interface LabelKeysMessage {
+  type: 'labelKeys';
+  requestId: number;
+  keys: RolloutKeys[];
+}
+
 export interface FailedMessage {
   type: 'failed';
   requestId: number;
@@ -176,7 +210,7 @@ export interface ConsentMessage {
   plan: SendPlan;
 }
 
-export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | FailedMessage | ConsentMessage | ExploredMessage;
+export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | LabelKeysMessage | FailedMessage | ConsentMessage | ExploredMessage;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -205,6 +239,9 @@ export function isHostToWorker(value: unknown): value is HostToWorker {
       return hasNumber(value, 'requestId');
     case 'details':
       return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string' && Array.isArray(value['rolloutIds']);
+    case 'labelKeys':
+      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
+        && (value['rolloutIds'] === null || (Array.isArray(value['rolloutIds']) && value['rolloutIds'].every((id) => typeof id === 'number')));
     case 'forget':
       return typeof value['documentKey'] === 'string';
     case 'configure':
@@ -232,6 +269,8 @@ export function isWorkerToHost(value: unknown): value is WorkerToHost {
     case 'rollouts':
     case 'details':
       return Array.isArray(value['rollouts']);
+    case 'labelKeys':
+      return Array.isArray(value['keys']);
     case 'analysed':
       return isRecord(value['summary']);
     case 'explored':

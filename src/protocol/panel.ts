@@ -10,6 +10,8 @@ import type { FalsePositive } from '../core/groups';
 import type { FileReport } from '../core/report';
 import type { ProfSettings } from '../core/settings';
 import type { RolloutFacts } from '../core/presentation/rolloutFacts';
+import type { AuditResult } from '../core/audit';
+import type { FlagAgreement } from '../core/evaluation/flagAgreement';
 
 /** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */
 export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
@@ -43,6 +45,8 @@ export interface GroupRow extends Pick<RolloutFacts, 'lowSteps' | 'evidence'> {
   steps: PanelStep[];
   /** How many steps the rollout has (`steps` may show fewer). */
   stepCount: number;
+  /** The user's label in words ("labelled: first wrong step 2", "labelled sound"); null or absent when none. */
+  label?: string | null;
 }
 
 /** One step's text as the panel shows it; `index` is 0-based in the rollout. */
@@ -87,6 +91,35 @@ export interface FalsePositiveEntry {
   evidence: string | null;
 }
 
+/** The suspected-false-positive flag against the labels of correct answers. */
+export interface FalsePositiveAgreement {
+  /** Labelled correct answers. */
+  correct: number;
+  flawed: number;
+  flagged: number;
+  flaggedFlawed: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+/** What the user's labels say about the flags (shown only when the file has labels). */
+export interface DashboardLabels {
+  /** The sidecar's file name. */
+  file: string;
+  /** Rollouts labelled (matched by content), of which flawed and sound; stale labels are not used. */
+  labelled: number;
+  flawed: number;
+  sound: number;
+  stale: number;
+  /** What was wrong with the sidecar, if anything (capped). */
+  problems: string[];
+  /** The low-step flag (a step below the threshold) against every labelled rollout. */
+  lowStep: FlagAgreement;
+  falsePositive: FalsePositiveAgreement;
+  /** The paper's audit on the labelled correct answers; null when none is labelled. */
+  audit: AuditResult | null;
+}
+
 /** Everything the dashboard shows. */
 export interface DashboardData {
   source: string;
@@ -101,6 +134,10 @@ export interface DashboardData {
   groups?: GroupEntry[];
   /** How many groups there are; `groups` may list fewer. */
   groupTotal?: number;
+  /** The threshold in use and where it came from, in words (`threshold 0.5 (uncalibrated)`). */
+  thresholdText?: string;
+  /** The flags measured against the user's labels; null or absent when there are none. */
+  labels?: DashboardLabels | null;
 }
 
 /** A group listed on the dashboard. */
@@ -164,7 +201,20 @@ export type WebviewToHost =
   | { type: 'showGroup'; source: string; rolloutId: number }
   | { type: 'showDashboard'; source: string }
   | ExportKeptRequest
-  | ExportDecisionsRequest;
+  | ExportDecisionsRequest
+  | LabelMessage;
+
+/** What a label button asks for. */
+export type LabelAction = 'firstWrongStep' | 'sound' | 'clear';
+
+/** A label button of the group view: `step` (0-based) for `firstWrongStep`, else null. */
+export interface LabelMessage {
+  type: 'label';
+  source: string;
+  rolloutId: number;
+  action: LabelAction;
+  step: number | null;
+}
 
 /** Version of the state a panel saves; a state of another version is ignored. */
 export const PANEL_STATE_VERSION = 1;
@@ -250,6 +300,11 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return typeof value['source'] === 'string' && isInteger(value['rolloutId']) && value['rolloutId'] >= 0;
     case 'showDashboard':
       return typeof value['source'] === 'string';
+    case 'label': {
+      const { source, rolloutId, action, step } = value;
+      if (typeof source !== 'string' || !isInteger(rolloutId) || rolloutId < 0) return false;
+      return action === 'firstWrongStep' ? isInteger(step) && step >= 0 : (action === 'sound' || action === 'clear') && step === null;
+    }
     case 'exportKept':
       return isInteger(value['requestId']) && typeof value['source'] === 'string' && (value['settings'] === null || isWhatIfSettings(value['settings']));
     case 'exportDecisions':

@@ -11,6 +11,7 @@ import {
   type AnalyseRequest,
   type AnalysisSummary,
   type RolloutDetail,
+  type RolloutKeys,
   type RolloutSummary,
   type SendPlan,
   type WorkerToHost,
@@ -71,7 +72,7 @@ export class AnalysisClient {
       spawn: options.spawn ?? (() => new Worker(workerPath)),
       isReply: isWorkerToHost,
       idOf: (reply) => reply.requestId,
-      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'explored',
+      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'explored' || reply.type === 'labelKeys',
       cancelMessage: (requestId) => ({ type: 'cancel', requestId }),
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
       // The worker closes its model (and the model's own thread) itself when asked; it is
@@ -134,6 +135,13 @@ export class AnalysisClient {
     if (message.type === 'explored' && message.answer.method === call.method) return message.answer as Extract<ExplorerAnswer, { method: M }>;
     if (message.type === 'failed' && message.isCancelled) throw new CancelledError();
     throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to an explorer request');
+  }
+
+  /** The content keys of an analysed document's rollouts (all of them, or some with their step keys). */
+  async labelKeys(documentKey: string, rolloutIds: number[] | null): Promise<RolloutKeys[]> {
+    const message = await this.worker.request((requestId) => ({ type: 'labelKeys', requestId, documentKey, rolloutIds }));
+    if (message.type === 'labelKeys') return message.keys;
+    throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to a label keys request');
   }
 
   /** Lets the worker drop a closed document's analysis. */

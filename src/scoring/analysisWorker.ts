@@ -12,6 +12,7 @@ import {
   type AnalyseRequest,
   type DetailsRequest,
   type HostToWorker,
+  type LabelKeysRequest,
   type SendPlan,
   type WorkerToHost,
 } from '../protocol/analysis';
@@ -21,6 +22,9 @@ import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
 import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 import { ExplorerRequests } from './explore/explorerRequests';
+import { labelKeysOf } from './labelKeys';
+import { analysisThreshold } from './calibration/analysisThreshold';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -77,7 +81,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   let lastProgress = 0;
   try {
     // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
-    const { analysis, modelError, modelDeclined, endpoints, lines } = await analyseWithModel(request.source, {
+    const { analysis, modelError, modelDeclined, endpoints, lines, threshold } = await analyseWithModel(request.source, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -93,11 +97,20 @@ async function analyse(request: AnalyseRequest): Promise<void> {
         post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) });
       },
       ...(request.shouldConfirmSend ? { confirmSend: (plan: SendPlan) => askConsent(request.requestId, plan, controller.signal) } : {}),
+      chooseThreshold: (model) => analysisThreshold({
+        source: request.source,
+        fileName: request.fileName,
+        settings: request.settings,
+        isThresholdGiven: request.isThresholdGiven === true,
+        scorer: request.scorer,
+        ...(model ? { model } : {}),
+        calibrationsDir: request.calibrationsDir ?? null,
+      }),
     });
     if (controller.signal.aborted) throw new Error('cancelled');
     const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
     analyses.set(request.documentKey, { analysis, disk });
-    sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints } });
+    sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints, threshold } });
   } catch (error) {
     const isCancelled = controller.signal.aborted;
     post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
@@ -121,7 +134,7 @@ interface Results {
   analysis: FileAnalysis;
   durationMs: number;
   /** What the summary says about the model. */
-  model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined };
+  model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined; threshold?: ThresholdSource | undefined };
 }
 
 function sendResults({ request, analysis, durationMs, model }: Results): void {
@@ -141,6 +154,7 @@ function sendResults({ request, analysis, durationMs, model }: Results): void {
       ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
       ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),
       ...(model.endpoints === undefined ? {} : { endpoints: model.endpoints }),
+      ...(model.threshold === undefined ? {} : { threshold: model.threshold }),
     },
   });
   outboxes.set(requestId, outbox);
@@ -181,6 +195,19 @@ async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Pro
   }
 }
 
+async function labelKeys(request: LabelKeysRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  try {
+    post({ type: 'labelKeys', requestId: request.requestId, keys: await labelKeysOf(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -200,6 +227,9 @@ port?.on('message', (message: unknown) => {
       break;
     case 'details':
       void details(message);
+      break;
+    case 'labelKeys':
+      void labelKeys(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);

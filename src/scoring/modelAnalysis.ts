@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../core/analysis';
+import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../core/settings';
 import { isModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { AnalysisSource, SendPlan } from '../protocol/analysis';
@@ -35,6 +36,8 @@ export interface ModelAnalysisOptions {
   onProgress?: ModelAnalysisProgress;
   /** Asked before any rollout goes to a critic; without it, rollouts are sent unasked (the CLI). */
   confirmSend?: (plan: SendPlan) => Promise<boolean>;
+  /** Decides the threshold for the scorer that ends up scoring (a calibration is per scorer); without it, `settings.threshold`. */
+  chooseThreshold?: (model: Scorer | undefined) => Promise<ThresholdSource>;
 }
 
 /** The analysis, and why the configured model did not score it when it did not. */
@@ -46,6 +49,8 @@ export interface ModelAnalysis {
   endpoints?: EndpointStatus[];
   /** For a file read from disk without its texts: where each rollout's line is, to read it again. */
   lines?: LineIndex;
+  /** Where the threshold used came from, when `chooseThreshold` decided it. */
+  threshold?: ThresholdSource;
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
@@ -85,10 +90,12 @@ function readShare(done: number, total: number): string {
  * One pass over the source. Text from the editor is analysed whole, keeping texts; a file on disk
  * streams, and keeps only what the marks need (the Rollout View reads texts back from disk).
  */
-async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<{ analysis: FileAnalysis; lines?: LineIndex }> {
+async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<{ analysis: FileAnalysis; lines?: LineIndex; threshold?: ThresholdSource }> {
+  const threshold = await options.chooseThreshold?.(modelScorer);
+  const chosen = threshold ? { threshold } : {};
   const activity = modelScorer ? `scoring with ${modelScorer.info.label}` : undefined;
   const common = {
-    settings: options.settings,
+    settings: threshold ? { ...options.settings, threshold: threshold.value } : options.settings,
     scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
@@ -97,7 +104,7 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     // Token-id traces open as text too; their tokenizer is looked for beside the file.
     const context = await adaptContextFor(options.fileName, { tokenizerDir: options.settings.tokenizerDir ?? null }, firstLineOf(source.text));
     const analysis = await analyseText(source.text, { ...common, context, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)) });
-    return { analysis };
+    return { analysis, ...chosen };
   }
   let reportedAt = 0;
   const read = await analysePath(source.path, {
@@ -113,7 +120,7 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
       options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`, endpointsOf(modelScorer));
     },
   });
-  return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}) };
+  return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}), ...chosen };
 }
 
 /** Null when sending may go ahead; otherwise what the user declined to send. */

@@ -50,7 +50,8 @@ export async function rolloutDetails(kept: KeptAnalysis, ids: readonly number[])
   return (await fullDetails(kept, ids)).map(capDetail);
 }
 
-async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
+/** The rollouts with these ids, with their texts whole (for content keys, never sent to the host as they are). */
+export async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
   const wanted = new Set(ids);
   const rollouts = kept.analysis.rollouts.filter((r) => wanted.has(r.id));
   if (!kept.disk) return rollouts.map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps, responseTurns: r.responseTurns, ...(r.promptReading ? { promptReading: r.promptReading } : {}) }));

@@ -7,6 +7,7 @@ import { holdsRollouts, prefixEnd } from '../core/rolloutDetection';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
 import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
+import { defaultCacheDir } from '../scoring/cache/identity';
 import { RolloutIndex } from './rolloutIndex';
 import type { ScorerNotice } from './scorerChoice';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
@@ -250,6 +251,9 @@ export class AnalysisStore implements vscode.Disposable {
         shouldRetryModel: request.options.shouldRetryModel === true,
         shouldConfirmSend: guard !== undefined,
         priorityLines: visibleLines(uri),
+        isThresholdGiven: settings.isThresholdGiven,
+        // Where `prof-lens eval --calibrate` stores the thresholds it calibrates.
+        calibrationsDir: defaultCacheDir(),
       },
       {
         onProgress: (done, total, activity, endpoints) =>

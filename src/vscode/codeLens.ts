@@ -8,6 +8,8 @@ import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
 import { reasonLabel } from '../core/presentation/reasonWords';
 import { groupLineSummary, rankText } from '../core/presentation/summaryWords';
+import { labelBadge } from './labels/labelFigures';
+import type { LabelsController } from './labels/labelsController';
 
 /** Files with more rollout lines than this get lenses only near what is visible. */
 const WINDOWED_ABOVE = 2_000;
@@ -28,9 +30,11 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
   constructor(
     private readonly store: AnalysisStore,
     private readonly isEnabled: () => boolean,
+    private readonly labels?: Pick<LabelsController, 'matchOf' | 'onDidChange'>,
   ) {
     this.subscriptions = [
       store.onDidUpdate((update) => update.isFinal && this.changes.fire()),
+      ...(labels ? [labels.onDidChange(() => this.changes.fire())] : []),
       vscode.window.onDidChangeTextEditorVisibleRanges((event) => this.onScroll(event.textEditor)),
     ];
   }
@@ -55,7 +59,7 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
       const group = analysis.index.group(rollout.group);
       const title = onLine.length > 1
         ? `PROF: ${groupLineSummary(onLine)}`
-        : `PROF: ${reasonLabel(rollout.decision.reason)} · rank ${rankText(rollout, group)} · group of ${group.length}`;
+        : `PROF: ${reasonLabel(rollout.decision.reason)} · rank ${rankText(rollout, group)} · group of ${group.length}${this.badgeText(document.uri, rollout.id)}`;
       const target: RolloutTarget = { source: document.uri.toString(), rolloutId: rollout.id };
       lenses.push(new vscode.CodeLens(new vscode.Range(rollout.line - 1, 0, rollout.line - 1, 0), {
         title,
@@ -71,6 +75,12 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
       }));
     }
     return lenses;
+  }
+
+  /** ` · labelled …` for a labelled rollout, else nothing. */
+  private badgeText(uri: vscode.Uri, rolloutId: number): string {
+    const badge = labelBadge(this.labels?.matchOf(uri, rolloutId));
+    return badge ? ` · ${badge}` : '';
   }
 
   dispose(): void {

@@ -27,6 +27,10 @@ export const commandIds = {
   openTrainingRun: 'profLens.openTrainingRun',
   openExplorer: 'profLens.openExplorer',
   compareWith: 'profLens.compareWith',
+  markFirstWrongStep: 'profLens.markFirstWrongStep',
+  markRolloutSound: 'profLens.markRolloutSound',
+  clearLabel: 'profLens.clearLabel',
+  exportLabels: 'profLens.exportLabels',
 } as const;
 
 /** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */

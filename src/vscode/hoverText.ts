@@ -49,7 +49,8 @@ function codeSpan(text: string): string {
   return `\`${text.replace(/[`\r\n\u2028\u2029]/g, ' ')}\``;
 }
 
-function commandLink(label: string, command: string, args: unknown): string {
+/** A Markdown link that runs `command` with `args` (the hover trusts only the commands it links). */
+export function commandLink(label: string, command: string, args: unknown): string {
   return `[${label}](command:${command}?${encodeURIComponent(JSON.stringify([args]))})`;
 }
 

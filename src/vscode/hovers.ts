@@ -8,6 +8,9 @@ import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
 import { hoverMarkdown } from './hoverText';
 import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
+import { labelBadge } from './labels/labelFigures';
+import { LABEL_HOVER_COMMANDS, labelHoverLines } from './labels/labelHover';
+import type { LabelsController } from './labels/labelsController';
 
 /** Documents with hovers: rollout files and Rollout Views. */
 export const ROLLOUT_SELECTOR: vscode.DocumentSelector = [
@@ -28,6 +31,7 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
   constructor(
     private readonly store: AnalysisStore,
     private readonly views: RolloutViewProvider,
+    private readonly labels?: Pick<LabelsController, 'matchOf'>,
   ) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -37,15 +41,22 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
     if (!target) return undefined;
     const analysis = this.store.get(target.source);
     const group = analysis?.index.group(target.rollout.group) ?? [target.rollout];
-    const markdown = new vscode.MarkdownString(hoverMarkdown({
+    const labelLines = this.labels ? labelHoverLines({
+      source: target.source.toString(),
+      rolloutId: target.rollout.id,
+      step: target.step,
+      badge: labelBadge(this.labels.matchOf(target.source, target.rollout.id)),
+      canLabel: target.source.scheme === 'file',
+    }) : [];
+    const markdown = new vscode.MarkdownString([hoverMarkdown({
       rollout: target.rollout,
       step: target.step,
       group,
       settings: analysis?.summary?.settings ?? DEFAULT_SETTINGS,
       source: target.source.toString(),
       commands: { openRollout: commandIds.openRolloutView, openGroup: commandIds.openGroupView },
-    }));
-    markdown.isTrusted = { enabledCommands: [commandIds.openRolloutView, commandIds.openGroupView] };
+    }), ...labelLines].join('\n'));
+    markdown.isTrusted = { enabledCommands: [commandIds.openRolloutView, commandIds.openGroupView, ...LABEL_HOVER_COMMANDS] };
     return new vscode.Hover(markdown, 'range' in target ? target.range : undefined);
   }
 

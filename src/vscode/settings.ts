@@ -15,6 +15,8 @@ export interface ExtensionSettings {
   prof: Partial<ProfSettings>;
   scorer: ScorerChoice;
   threshold: number;
+  /** The user set the threshold (at any level): analyses use it as given, never a calibrated one. */
+  isThresholdGiven: boolean;
   isDecorationEnabled: boolean;
   summaryTemplate: string;
   isCodeLensEnabled: boolean;
@@ -88,6 +90,12 @@ function validProf(prof: Partial<ProfSettings>, problems: string[]): Partial<Pro
   return accepted;
 }
 
+/** Whether any level (user, workspace, folder) sets the setting, rather than leaving its default. */
+function isSetByUser(config: vscode.WorkspaceConfiguration, id: string): boolean {
+  const inspected = config.inspect<unknown>(key(id));
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
+}
+
 function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
   return typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }
@@ -103,6 +111,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): ExtensionSettin
     prof,
     scorer: SCORER_CHOICES.includes(scorer as ScorerChoice) ? (scorer as ScorerChoice) : 'auto',
     threshold: resolveSettings(prof).threshold,
+    isThresholdGiven: isSetByUser(config, settingIds.threshold) && prof.threshold !== undefined,
     isDecorationEnabled: config.get<boolean>(key(settingIds.decorationsEnabled)) ?? true,
     summaryTemplate: template && template.trim() !== '' ? template : DEFAULT_SUMMARY_TEMPLATE,
     isCodeLensEnabled: config.get<boolean>(key(settingIds.codeLens)) ?? true,

@@ -174,7 +174,8 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const child = spawn(codeServerBin, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
+    // A cache folder of its own: calibrations the machine's user stored must not change what a test sees.
+    env: { ...process.env, PROF_LENS_CACHE_DIR: join(root, 'prof-lens-cache'), ...options.env },
   });
   let output = '';
   const collect = (chunk: Buffer): void => {

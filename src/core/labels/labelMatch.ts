@@ -4,8 +4,7 @@
  * Exported labels are ProcessBench-shaped items (`problem`, `steps`, `label`, `final_answer_correct`).
  */
 import type { OutcomeKind } from '../model';
-import { rolloutKey, stepKey } from './contentKey';
-import type { LabelStore, LabelTarget, RolloutLabel } from './labelStore';
+import { contentKeysOf, type LabelStore, type LabelTarget, type RolloutContentKeys, type RolloutLabel } from './labelStore';
 
 /** A rollout's label as it applies to its current steps. */
 export type LabelMatch =
@@ -18,18 +17,23 @@ const NONE: LabelMatch = Object.freeze({ kind: 'none' });
 
 /** The label of one rollout (by content), placed on its current steps. */
 export function matchLabel(store: LabelStore, target: LabelTarget): LabelMatch {
-  const label = store.labels.get(rolloutKey(target.prompt, target.response));
+  return matchKeyedLabel(store, contentKeysOf(target));
+}
+
+/** `matchLabel` for a rollout known by its content keys. */
+export function matchKeyedLabel(store: LabelStore, keys: RolloutContentKeys): LabelMatch {
+  const label = store.labels.get(keys.key);
   if (!label) return NONE;
   if (label.firstWrongStep < 0) return { kind: 'labelled', firstWrongStep: -1, label };
   const at = label.firstWrongStep;
   if (label.stepKey === null) return { kind: 'stale', reason: 'the label names a step but not its text', label };
-  const texts = target.steps;
-  if (at < texts.length && stepKey(texts[at] as string) === label.stepKey) return { kind: 'labelled', firstWrongStep: at, label };
-  const moved = texts.findIndex((t) => stepKey(t) === label.stepKey);
+  const steps = keys.stepKeys;
+  if (at < steps.length && steps[at] === label.stepKey) return { kind: 'labelled', firstWrongStep: at, label };
+  const moved = steps.indexOf(label.stepKey);
   if (moved >= 0) return { kind: 'labelled', firstWrongStep: moved, label };
   return {
     kind: 'stale',
-    reason: `the labelled step ${at + 1} of ${label.steps} is not a step of this rollout as it is split now (${texts.length} steps); the label is not used`,
+    reason: `the labelled step ${at + 1} of ${label.steps} is not a step of this rollout as it is split now (${steps.length} steps); the label is not used`,
     label,
   };
 }

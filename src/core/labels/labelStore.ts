@@ -53,25 +53,45 @@ export function emptyLabelStore(): LabelStore {
   return { labels: new Map() };
 }
 
+/** A rollout's content keys: its own and each step's (what a label is made from and matched by). */
+export interface RolloutContentKeys {
+  key: string;
+  stepKeys: readonly string[];
+}
+
+/** The content keys of a rollout's texts. */
+export function contentKeysOf(target: LabelTarget): RolloutContentKeys {
+  return { key: rolloutKey(target.prompt, target.response), stepKeys: target.steps.map((s) => stepKey(s)) };
+}
+
 /**
  * The store with `target` labelled: `firstWrongStep` 0-based, or −1 for sound. Throws (a caller's
  * mistake, not the user's) when the step is not one of the rollout's.
  */
 export function withLabel(store: LabelStore, target: LabelTarget, firstWrongStep: number, at?: string): LabelStore {
-  if (!Number.isInteger(firstWrongStep) || firstWrongStep < -1 || firstWrongStep >= target.steps.length) {
-    throw new RangeError(`step ${firstWrongStep} is not a step of a rollout with ${target.steps.length}`);
+  return withKeyedLabel(store, contentKeysOf(target), firstWrongStep, at);
+}
+
+/** `withLabel` for a rollout known by its content keys (the editor holds keys, not texts). */
+export function withKeyedLabel(store: LabelStore, keys: RolloutContentKeys, firstWrongStep: number, at?: string): LabelStore {
+  const steps = keys.stepKeys.length;
+  if (!Number.isInteger(firstWrongStep) || firstWrongStep < -1 || firstWrongStep >= steps) {
+    throw new RangeError(`step ${firstWrongStep} is not a step of a rollout with ${steps}`);
   }
-  const key = rolloutKey(target.prompt, target.response);
-  const wrong = firstWrongStep >= 0 ? (target.steps[firstWrongStep] as string) : null;
-  const label: RolloutLabel = { key, firstWrongStep, steps: target.steps.length, stepKey: wrong === null ? null : stepKey(wrong), ...(at ? { at } : {}) };
+  const wrong = firstWrongStep >= 0 ? (keys.stepKeys[firstWrongStep] as string) : null;
+  const label: RolloutLabel = { key: keys.key, firstWrongStep, steps, stepKey: wrong, ...(at ? { at } : {}) };
   const labels = new Map(store.labels);
-  labels.set(key, label);
+  labels.set(keys.key, label);
   return { labels };
 }
 
 /** The store without `target`'s label. */
 export function withoutLabel(store: LabelStore, target: Pick<LabelTarget, 'prompt' | 'response'>): LabelStore {
-  const key = rolloutKey(target.prompt, target.response);
+  return withoutKey(store, rolloutKey(target.prompt, target.response));
+}
+
+/** The store without the label of the rollout with content key `key`. */
+export function withoutKey(store: LabelStore, key: string): LabelStore {
   if (!store.labels.has(key)) return store;
   const labels = new Map(store.labels);
   labels.delete(key);

@@ -34,15 +34,39 @@ function metaIdentity(record: Json): string | null {
   return null;
 }
 
-/** Looks at the first records of `path` for step scores and the model that made them. */
-export async function peekFileScores(path: string): Promise<ScoresPeek> {
-  const peek: ScoresPeek = { hasScores: false, identity: null };
-  const look = (value: unknown): void => {
+function looker(peek: ScoresPeek): (value: unknown) => void {
+  return (value) => {
     const record = value as Json;
     const responses = Array.isArray(record.responses) ? record.step_scores : null;
     if (recordStepScores(record) !== null || Array.isArray(responses)) peek.hasScores = true;
     peek.identity ??= metaIdentity(record);
   };
+}
+
+/** `peekFileScores` for a document's text (the editor's, unsaved): its first records only. */
+export function peekTextScores(text: string, fileName: string): ScoresPeek {
+  const peek: ScoresPeek = { hasScores: false, identity: null };
+  const look = looker(peek);
+  if (/\.json$/i.test(fileName)) {
+    if (text.length <= PEEK_JSON_BYTES) for (const record of readText(text, fileName).records.slice(0, PEEK_RECORDS)) look(record.value);
+    return peek;
+  }
+  let start = 0;
+  // Lines, not records, are counted: a text of blank or broken lines is looked at no further.
+  for (let line = 1; start < text.length && line <= PEEK_RECORDS; line++) {
+    const end = text.indexOf('\n', start);
+    const raw = text.slice(start, end < 0 ? text.length : end);
+    start = end < 0 ? text.length : end + 1;
+    const read = readLine({ line, raw: raw.endsWith('\r') ? raw.slice(0, -1) : raw, terminated: end >= 0 });
+    if (read.kind === 'record') look(read.record.value);
+  }
+  return peek;
+}
+
+/** Looks at the first records of `path` for step scores and the model that made them. */
+export async function peekFileScores(path: string): Promise<ScoresPeek> {
+  const peek: ScoresPeek = { hasScores: false, identity: null };
+  const look = looker(peek);
   // Only a regular file is looked at (a device never ends; readFileLines checks the same).
   checkRegularFile(path);
   if (/\.json$/i.test(path)) {

@@ -12,6 +12,7 @@ import { commandIds, isRolloutTarget } from '../commandIds';
 import { showError, showInfo } from '../notify';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri } from '../rolloutView';
 import { runExport } from './exportActions';
+import type { PanelLabels } from '../labels/panelLabels';
 import { PANEL_VIEW_TYPES, PanelHost, webviewOptions, type PanelKind, type PanelTarget } from './panelHost';
 
 /** The panels' commands (declared with all the others in commandIds). */
@@ -27,6 +28,8 @@ export interface PanelFeatureDeps {
   extensionUri: vscode.Uri;
   store: Pick<AnalysisStore, 'get' | 'onDidUpdate' | 'analyseFile' | 'onDidProgress'>;
   client: Pick<AnalysisClient, 'details'>;
+  /** The user's labels: badges, figures and label buttons in the panels. */
+  labels?: PanelLabels & { onDidChange: vscode.Event<vscode.Uri> };
 }
 
 /** Puts the cursor on a rollout in its file, or in the Rollout View for a file read from disk. */
@@ -194,6 +197,7 @@ export function createPanelFeature(deps: PanelFeatureDeps): vscode.Disposable {
       resolveCustomEditor: (document, panel) => panels.openEditor(panel, document.uri),
     } satisfies vscode.CustomReadonlyEditorProvider, { supportsMultipleEditorsPerDocument: false }),
     deps.store.onDidUpdate((update) => update.isFinal && panels.refresh(update.uri)),
+    ...(deps.labels ? [deps.labels.onDidChange((uri) => panels.refresh(uri))] : []),
     vscode.window.onDidChangeTextEditorSelection((event) => panels.follow(event.textEditor)),
   );
 }

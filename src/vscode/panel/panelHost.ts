@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
+import type { PanelLabels } from '../labels/panelLabels';
 import type { AnalysisClient } from '../../scoring/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
@@ -35,6 +36,8 @@ export interface PanelHostDeps {
   reveal: (source: vscode.Uri, rolloutId: number) => Promise<void>;
   /** Opens the other panel (from the group view's dashboard button or a dashboard link). */
   open: (kind: PanelKind, target: PanelTarget) => void;
+  /** The user's labels: badges, the dashboard's figures and the label buttons; absent: no labels shown. */
+  labels?: PanelLabels;
 }
 
 /** The folders a panel may load from: the extension's media and dist, and KaTeX's stylesheet and fonts. */
@@ -150,6 +153,9 @@ export class PanelHost implements vscode.Disposable {
           .then((result) => this.post({ type: 'response', requestId: message.requestId, method: message.type, result }));
         break;
       }
+      case 'label':
+        void this.deps.labels?.apply(this.target.source, message.rolloutId, message.action, message.step);
+        break;
       default: {
         const unexpected: never = message;
         void unexpected;
@@ -175,7 +181,11 @@ export class PanelHost implements vscode.Disposable {
     if (!analysis.summary) return this.notice(`Analysing ${fileLabel}…`);
     if (this.kind === 'dashboard') {
       this.panel.title = `PROF dashboard · ${fileLabel}`;
-      this.post({ type: 'dashboard', data: dashboardData({ source: source.toString(), fileLabel, rollouts: analysis.index.all, summary: analysis.summary }) });
+      const labels = this.deps.labels;
+      const rollouts = analysis.index.all;
+      const extra = labels ? { labels: labels.dashboard(source, rollouts, analysis.summary.settings.threshold), thresholdText: await labels.thresholdText(source, analysis.summary, rollouts) } : {};
+      if (sequence !== this.sequence) return;
+      this.post({ type: 'dashboard', data: { ...dashboardData({ source: source.toString(), fileLabel, rollouts, summary: analysis.summary }), ...extra } });
       return;
     }
     const rollout = this.target.rolloutId === null ? analysis.index.all[0] : analysis.index.byRolloutId(this.target.rolloutId);
@@ -186,6 +196,9 @@ export class PanelHost implements vscode.Disposable {
     const groupLabel = groupLabels(analysis.index.all).get(rollout.group) ?? '';
     this.groupKey = rollout.group;
     this.panel.title = `PROF group ${groupLabel}`;
-    this.post({ type: 'group', data: groupData({ source: source.toString(), fileLabel, groupLabel, members, details, summary: analysis.summary }) });
+    const data = groupData({ source: source.toString(), fileLabel, groupLabel, members, details, summary: analysis.summary });
+    const labels = this.deps.labels;
+    if (labels) data.rows = data.rows.map((row) => ({ ...row, label: labels.badge(source, row.id) }));
+    this.post({ type: 'group', data });
   }
 }

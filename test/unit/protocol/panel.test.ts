@@ -20,6 +20,9 @@ describe('messages from the webview (checked by the host)', () => {
       { type: 'exportKept', requestId: 1, source: 'file:///a.jsonl', settings: null },
       { type: 'exportKept', requestId: 2, source: 'file:///a.jsonl', settings },
       { type: 'exportDecisions', requestId: 3, source: 'file:///a.jsonl', settings, format: 'csv' },
+      { type: 'label', source: 'file:///a.jsonl', rolloutId: 2, action: 'firstWrongStep', step: 0 },
+      { type: 'label', source: 'file:///a.jsonl', rolloutId: 2, action: 'sound', step: null },
+      { type: 'label', source: 'file:///a.jsonl', rolloutId: 2, action: 'clear', step: null },
     ];
     for (const message of good) expect(isWebviewToHost(message), JSON.stringify(message)).toBe(true);
   });
@@ -35,6 +38,14 @@ describe('messages from the webview (checked by the host)', () => {
       { type: 'exportKept', requestId: 1, source: 'x', settings: { ...settings, lambda: Number.NaN } },
       { type: 'exportKept', requestId: 1, source: 'x', settings: { ...settings, maxSteps: 0 } },
       { type: 'exportDecisions', requestId: 1, source: 'x', settings: null, format: 'xlsx' },
+      // A label button: a step only (and always) for a first wrong step, a whole index, a known action.
+      { type: 'label', source: 'x', rolloutId: 0, action: 'firstWrongStep', step: null },
+      { type: 'label', source: 'x', rolloutId: 0, action: 'firstWrongStep', step: -1 },
+      { type: 'label', source: 'x', rolloutId: 0, action: 'firstWrongStep', step: 0.5 },
+      { type: 'label', source: 'x', rolloutId: 0, action: 'sound', step: 1 },
+      { type: 'label', source: 'x', rolloutId: 0, action: 'delete', step: null },
+      { type: 'label', source: 'x', rolloutId: -2, action: 'clear', step: null },
+      { type: 'label', rolloutId: 0, action: 'clear', step: null },
     ];
     for (const message of bad) expect(isWebviewToHost(message), JSON.stringify(message)).toBe(false);
   });
