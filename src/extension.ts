@@ -10,7 +10,7 @@ import { registerCommands } from './vscode/commands';
 import { DecorationController } from './vscode/decorations';
 import { ProblemsPublisher } from './vscode/diagnostics';
 import { trackDocuments } from './vscode/documentTracking';
-import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
+import { ROLLOUT_FILE_SELECTOR, ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
 import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
 import { trackRolloutContext } from './vscode/rolloutContext';
@@ -21,6 +21,8 @@ import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
 import { SendGuard } from './vscode/sendGuard';
 import { createSetupFeature } from './vscode/setupFeature';
+import { createSidebar } from './vscode/sidebar/sidebarTree';
+import { RolloutSymbolProvider } from './vscode/symbols/symbolProvider';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
 import { StatusBar } from './vscode/statusBar';
@@ -57,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     store.onDidProgress((event) => metrics.progress(event)),
     vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
+    vscode.languages.registerDocumentSymbolProvider(ROLLOUT_FILE_SELECTOR, new RolloutSymbolProvider(store)),
     settings.onDidChange((current) => {
       decorations.setEnabled(current.isDecorationEnabled);
       codeLens.refresh();
@@ -70,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerApiKeyCommands(apiKeys),
     createPanelFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),
+    createSidebar(store),
     createRunFeature({
       extensionUri: context.extensionUri,
       workerPath: context.asAbsolutePath('dist/trendWorker.js'),

@@ -25,6 +25,11 @@ export const commandIds = {
   clearApiKey: 'profLens.clearApiKey',
   analyseFile: 'profLens.analyseFile',
   openTrainingRun: 'profLens.openTrainingRun',
+  revealRollout: 'profLens.revealRollout',
+  filterFalsePositives: 'profLens.filterFalsePositives',
+  filterDropped: 'profLens.filterDropped',
+  filterUnscored: 'profLens.filterUnscored',
+  clearFilter: 'profLens.clearFilter',
 } as const;
 
 /** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */

@@ -9,6 +9,9 @@ import { commandIds } from './commandIds';
 import { hoverMarkdown } from './hoverText';
 import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
 
+/** Rollout files themselves (not the Rollout View): the outline's documents. */
+export const ROLLOUT_FILE_SELECTOR: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }];
+
 /** Documents with hovers: rollout files and Rollout Views. */
 export const ROLLOUT_SELECTOR: vscode.DocumentSelector = [
   { language: 'jsonl' },

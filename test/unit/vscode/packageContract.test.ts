@@ -99,7 +99,10 @@ describe('package.json matches the extension code', () => {
     const onlyThere = `(${ROLLOUT_FILE_CONTEXT} || resourceScheme == prof-lens-rollout)`;
     for (const binding of manifest.contributes.keybindings) expect(binding.when).toContain(onlyThere);
     const palette = manifest.contributes.menus.commandPalette;
-    for (const entry of palette.filter((e) => e.command !== commandIds.analyseFile)) expect(entry.when, entry.command).toBe(onlyThere);
+    // The sidebar's own reveal command is never offered in the palette (it needs a rollout to act on).
+    expect(palette.find((e) => e.command === commandIds.revealRollout)?.when).toBe('false');
+    const offered = palette.filter((e) => e.command !== commandIds.analyseFile && e.command !== commandIds.revealRollout);
+    for (const entry of offered) expect(entry.when, entry.command).toBe(onlyThere);
     expect(palette.find((e) => e.command === commandIds.analyseFile)?.when).toContain(`!${ROLLOUT_FILE_CONTEXT}`);
     expect(JSON.stringify(manifest.contributes.menus)).not.toMatch(/editorLangId == json(?!l)[^&]*\|\|/);
   });
