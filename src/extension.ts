@@ -26,6 +26,7 @@ import { RolloutSymbolProvider } from './vscode/symbols/symbolProvider';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
 import { StatusBar } from './vscode/statusBar';
+import { TieNotices } from './vscode/tieNotice';
 
 /** When the bundle was loaded: activation time counts from here. */
 const loadStartedAt = performance.now();
@@ -50,11 +51,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
-  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled);
+  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template);
   context.subscriptions.push(
     metrics, settings, store, client, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
+    new TieNotices(store),
     trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
     vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views)),

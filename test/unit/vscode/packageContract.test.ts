@@ -107,7 +107,7 @@ describe('package.json matches the extension code', () => {
     expect(JSON.stringify(manifest.contributes.menus)).not.toMatch(/editorLangId == json(?!l)[^&]*\|\|/);
   });
 
-  it('gives the Rollout View its own language (not Markdown), found by the first line the view renders, with links off', () => {
+  it('gives the Rollout View its own language (not Markdown), found by the first line the view renders, with links off and long lines wrapped', () => {
     const language = manifest.contributes.languages.find((l) => l.id === ROLLOUT_VIEW_LANGUAGE);
     expect(language?.extensions).toBeUndefined();
     const rendered = renderRollouts([{
@@ -120,7 +120,7 @@ describe('package.json matches the extension code', () => {
     const firstLine = rendered.text.slice(0, rendered.text.indexOf('\n') + 1);
     expect(new RegExp(language?.firstLine ?? '$^').test(firstLine)).toBe(true);
     expect(manifest.contributes.grammars.find((g) => g.language === ROLLOUT_VIEW_LANGUAGE)?.path).toBe('./media/rollout-view.tmLanguage.json');
-    expect(manifest.contributes.configurationDefaults[`[${ROLLOUT_VIEW_LANGUAGE}]`]).toEqual({ 'editor.links': false });
+    expect(manifest.contributes.configurationDefaults[`[${ROLLOUT_VIEW_LANGUAGE}]`]).toEqual({ 'editor.links': false, 'editor.wordWrap': 'on' });
   });
 });
 
