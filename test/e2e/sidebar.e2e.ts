@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { repoRoot } from './codeServer';
+import { codeLensTexts } from './editorDom';
 import { panelFrame } from './panelHarness';
 import { Workbench } from './workbench';
 
 const example = readFileSync(join(repoRoot, 'examples', 'gsm-rollouts.jsonl'), 'utf8');
+const ties = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'ties.jsonl'), 'utf8');
 
 describe('the PROF Lens sidebar', () => {
   let workbench: Workbench;
@@ -24,7 +26,7 @@ describe('the PROF Lens sidebar', () => {
   const row = (text: string): Locator => tree().locator('.monaco-list-row', { hasText: text }).first();
 
   beforeAll(async () => {
-    workbench = await Workbench.start({ workspaceFiles: { 'gsm-rollouts.jsonl': example } });
+    workbench = await Workbench.start({ workspaceFiles: { 'gsm-rollouts.jsonl': example, 'ties.jsonl': ties } });
   });
   afterEach(async (context) => {
     if (context.task.result?.state === 'fail') await workbench?.screenshot(`failure-sidebar-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
@@ -95,5 +97,16 @@ describe('the PROF Lens sidebar', () => {
     // The breadcrumbs name the group and the rollout under the cursor.
     await expect.poll(async () => (await workbench.page.locator('.breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ')).toContain('uid=gsm-01');
     await workbench.screenshot('sidebar-04-outline');
+  });
+
+  test('a file whose scores tie for most rollouts: lenses say tied, one notice offers a PRM or critic', async () => {
+    await workbench.openFile('ties.jsonl');
+    const toast = await workbench.settledToast('cannot tell 4 of 6 rollouts apart');
+    expect(await toast.innerText()).toContain("The file's step scores cannot tell 4 of 6 rollouts apart");
+    expect(await toast.innerText()).toContain('Choose a PRM or Critic');
+    const lenses = async (): Promise<string[]> => (await codeLensTexts(workbench.activeEditor())).flatMap((text) => text.replace(/\u00a0/g, ' ').split(/\s+\|\s+/));
+    await expect.poll(lenses, { timeout: 30_000 }).toContainEqual(expect.stringContaining('tied with 3 others'));
+    expect((await lenses()).join('\n')).not.toMatch(/rank \d of 4 correct/);
+    await workbench.screenshot('sidebar-05-ties-notice');
   });
 });

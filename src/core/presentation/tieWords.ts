@@ -44,7 +44,8 @@ export function tieText<T extends TieSource>(rollout: T, tied: ReadonlyMap<T, nu
 
 /** `the checker cannot tell 603 of 1,024 rollouts apart`: the sentence that opens the tie notice. */
 export function tieNoticeText(scorer: string, tied: number, rollouts: number): string {
-  return `The ${scorer} cannot tell ${tied.toLocaleString('en-US')} of ${rollouts.toLocaleString('en-US')} rollouts apart:`
+  const who = scorer === 'file' ? "The file's step scores" : `The ${scorer}`;
+  return `${who} cannot tell ${tied.toLocaleString('en-US')} of ${rollouts.toLocaleString('en-US')} rollouts apart:`
     + ' their step scores tie, so PROF keeps or removes them by file order, not by their steps.'
     + ' A process reward model or a critic scores steps finely enough to rank them.';
 }

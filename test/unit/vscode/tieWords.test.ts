@@ -64,6 +64,7 @@ describe('ties in words', () => {
   });
 
   it('says the scorer cannot tell them apart, with the figures', () => {
+    expect(tieNoticeText('file', 4, 6)).toMatch(/^The file's step scores cannot tell 4 of 6 rollouts apart/);
     expect(tieNoticeText('checker', 603, 1_024)).toMatch(/^The checker cannot tell 603 of 1,024 rollouts apart: .*file order.*process reward model or a critic/);
   });
 });
