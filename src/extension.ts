@@ -10,7 +10,7 @@ import { registerCommands } from './vscode/commands';
 import { DecorationController } from './vscode/decorations';
 import { ProblemsPublisher } from './vscode/diagnostics';
 import { trackDocuments } from './vscode/documentTracking';
-import { ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
+import { ROLLOUT_FILE_SELECTOR, ROLLOUT_SELECTOR, RolloutHoverProvider } from './vscode/hovers';
 import { Metrics } from './vscode/metrics';
 import { RawMarkSource } from './vscode/rawMarks';
 import { trackRolloutContext } from './vscode/rolloutContext';
@@ -26,9 +26,12 @@ import { createSetupFeature } from './vscode/setupFeature';
 import { registerLabelCommands } from './vscode/labels/labelCommands';
 import { LabelsController } from './vscode/labels/labelsController';
 import { panelLabels } from './vscode/labels/panelLabels';
+import { createSidebar } from './vscode/sidebar/sidebarTree';
+import { RolloutSymbolProvider } from './vscode/symbols/symbolProvider';
 import { modelEnvironment, scorerPlanner } from './vscode/scoringSettings';
 import { LiveSettings } from './vscode/settings';
 import { StatusBar } from './vscode/statusBar';
+import { TieNotices } from './vscode/tieNotice';
 
 /** When the bundle was loaded: activation time counts from here. */
 const loadStartedAt = performance.now();
@@ -54,15 +57,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
   const labels = new LabelsController({ store, client });
-  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, labels);
+  const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
   context.subscriptions.push(
     metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
+    new TieNotices(store),
     trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
     vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views, labels)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
+    vscode.languages.registerDocumentSymbolProvider(ROLLOUT_FILE_SELECTOR, new RolloutSymbolProvider(store)),
     settings.onDidChange((current) => {
       decorations.setEnabled(current.isDecorationEnabled);
       codeLens.refresh();
@@ -79,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
     createCompareFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),
+    createSidebar(store),
     createRunFeature({
       extensionUri: context.extensionUri,
       workerPath: context.asAbsolutePath('dist/trendWorker.js'),

@@ -112,3 +112,12 @@ export function countGroup(rows: readonly ViewRow[], whatIf: WhatIfSettings): Gr
     notRanked: rows.length - n,
   };
 }
+
+/**
+ * The line cell of a row: `12`, or `12` and `resp. 3` for a response of a line holding a group
+ * (`12·3` read as a decimal). The title says it in full.
+ */
+export function lineCell(row: Pick<GroupRow, 'line' | 'index'>): { line: string; response: string | null; title: string } {
+  if (row.index === 0) return { line: String(row.line), response: null, title: `line ${row.line}` };
+  return { line: String(row.line), response: `resp. ${row.index + 1}`, title: `line ${row.line}, response ${row.index + 1}` };
+}

@@ -5,7 +5,7 @@
  */
 import { h, svg, svgTitle } from './dom';
 import { mathText } from './math';
-import type { ViewRow } from './groupModel';
+import { lineCell, type ViewRow } from './groupModel';
 import { clip, formatScore } from '../src/core/presentation/numbers';
 import { outcomeLabel } from '../src/core/presentation/outcomeWords';
 import { penaltyBadge, penaltyReason } from '../src/core/presentation/penaltyWords';
@@ -98,13 +98,14 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
   const { row, decision } = view;
   const outcome = outcomeLabel(row.outcome);
   const summary = scoreSummary(row.stepScores);
-  const where = row.index > 0 ? `${row.line}·${row.index + 1}` : String(row.line);
+  const cell = lineCell(row);
+  const where = cell.response === null ? [cell.line] : [cell.line, h('span', { className: 'muted', text: ` ${cell.response}` })];
   const tr = h('tr', {
     className: `rollout${view.isChanged ? ' changed' : ''}`,
     attrs: { 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
     children: [
       h('td', { children: [toggleButton(view, context)] }),
-      h('td', { className: 'num', text: where }),
+      h('td', { className: 'num', children: where, attrs: { title: cell.title } }),
       h('td', { className: `outcome ${row.outcome}`, text: outcome.symbol, attrs: { title: outcome.word } }),
       h('td', { className: 'answer', text: clip(row.extracted, 28), attrs: { title: row.extracted ?? '' } }),
       penaltyCell(view, context.whatIf),

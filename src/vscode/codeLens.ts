@@ -4,12 +4,15 @@
  * editor is never handed tens of thousands of them.
  */
 import * as vscode from 'vscode';
+import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
-import { reasonLabel } from '../core/presentation/reasonWords';
-import { groupLineSummary, rankText } from '../core/presentation/summaryWords';
 import { labelBadge } from './labels/labelFigures';
 import type { LabelsController } from './labels/labelsController';
+import { fillSummary, groupLineSummary } from '../core/presentation/summaryWords';
+import { tiedMembers } from '../core/presentation/tieWords';
+import { lensTitle, LONG_LINE } from './codeLensText';
+import { DEFAULT_SUMMARY_TEMPLATE } from './settingIds';
 
 /** Files with more rollout lines than this get lenses only near what is visible. */
 const WINDOWED_ABOVE = 2_000;
@@ -30,6 +33,8 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
   constructor(
     private readonly store: AnalysisStore,
     private readonly isEnabled: () => boolean,
+    /** The end-of-line summary's template, repeated in the lens of a long line. */
+    private readonly template: () => string = () => DEFAULT_SUMMARY_TEMPLATE,
     private readonly labels?: Pick<LabelsController, 'matchOf' | 'onDidChange'>,
   ) {
     this.subscriptions = [
@@ -50,6 +55,8 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const window = analysis.index.size > WINDOWED_ABOVE ? visibleWindow(document) : undefined;
     if (window) this.served.set(document.uri.toString(), window);
     const lenses: vscode.CodeLens[] = [];
+    // Ties are found once per group, not once per lens (a group can hold a million rollouts).
+    const ties = new Map<string, Map<RolloutSummary, number>>();
     let lastLine = -1;
     for (const rollout of analysis.index.all) {
       if (rollout.line === lastLine || rollout.line > document.lineCount) continue;
@@ -57,9 +64,12 @@ export class RolloutCodeLensProvider implements vscode.CodeLensProvider, vscode.
       lastLine = rollout.line;
       const onLine = analysis.index.onLine(rollout.line);
       const group = analysis.index.group(rollout.group);
-      const title = onLine.length > 1
-        ? `PROF: ${groupLineSummary(onLine)}`
-        : `PROF: ${reasonLabel(rollout.decision.reason)} · rank ${rankText(rollout, group)} · group of ${group.length}${this.badgeText(document.uri, rollout.id)}`;
+      let tied = ties.get(rollout.group);
+      if (!tied && onLine.length === 1) ties.set(rollout.group, tied = tiedMembers(group));
+      const isLong = document.lineAt(rollout.line - 1).text.length > LONG_LINE;
+      const summary = isLong ? fillSummary(this.template(), rollout) : undefined;
+      const base = onLine.length > 1 || !tied ? `PROF: ${groupLineSummary(onLine)}` : lensTitle(rollout, group, tied, summary);
+      const title = onLine.length > 1 ? base : `${base}${this.badgeText(document.uri, rollout.id)}`;
       const target: RolloutTarget = { source: document.uri.toString(), rolloutId: rollout.id };
       lenses.push(new vscode.CodeLens(new vscode.Range(rollout.line - 1, 0, rollout.line - 1, 0), {
         title,

@@ -31,6 +31,11 @@ export const commandIds = {
   markRolloutSound: 'profLens.markRolloutSound',
   clearLabel: 'profLens.clearLabel',
   exportLabels: 'profLens.exportLabels',
+  revealRollout: 'profLens.revealRollout',
+  filterFalsePositives: 'profLens.filterFalsePositives',
+  filterDropped: 'profLens.filterDropped',
+  filterUnscored: 'profLens.filterUnscored',
+  clearFilter: 'profLens.clearFilter',
 } as const;
 
 /** True while the active editor shows a file PROF Lens analyses (commands and keys show only then). */

@@ -45,8 +45,11 @@ async function openView(deps: CommandDeps, arg: unknown, isGroup: boolean): Prom
   const index = deps.store.get(source)?.index;
   const rollout = index?.byRolloutId(target.rolloutId);
   if (!index || !rollout) return;
-  const ids = isGroup ? index.group(rollout.group).map((r) => r.id) : [rollout.id];
-  const title = isGroup ? `group of rollout ${rollout.id + 1}` : `rollout ${rollout.id + 1}`;
+  const members = isGroup ? index.group(rollout.group) : [rollout];
+  const ids = members.map((r) => r.id);
+  // The title names what the view shows first: its first rollout's header reads `# Rollout N · line L`.
+  const first = members[0] ?? rollout;
+  const title = isGroup ? `group of ${ids.length} from line ${first.line}` : `rollout ${rollout.id + 1} (line ${rollout.line})`;
   const document = await vscode.workspace.openTextDocument(rolloutViewUri(source, ids, title));
   await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }

@@ -4,16 +4,17 @@
  * findings. False positives come strongest first (the cap on entries keeps those) and say their
  * strength. Each entry's range is its evidence, not the whole record: the weakest step's span,
  * else the end of the line where the summary is shown, so a long grouped line gets one short
- * squiggle per finding. Each rollout entry points to the other rollouts of its group.
+ * squiggle per finding. Each rollout entry points to its group in one line (the panel has the rest).
  */
 import * as vscode from 'vscode';
 import type { Diagnostic as FileDiagnostic } from '../core/model';
 import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
 import { penaltyText } from '../core/presentation/penaltyWords';
-import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
+import { falsePositiveRulesText } from '../core/presentation/reasonWords';
 import { formatScore } from '../core/presentation/numbers';
 import { strongestFirst } from '../core/flagStrength';
+import { groupPointerText } from './problemsText';
 
 /** Delay before publishing, so the event loop serves other work between painting and this. */
 const PUBLISH_DELAY_MS = 60;
@@ -23,9 +24,6 @@ const YIELD_EVERY = 2_000;
 
 /** Problems per diagnostic collection, each collection set in its own turn of the event loop. */
 const PER_COLLECTION = 50;
-
-/** Related entries per problem: enough to find the group without flooding the panel. */
-const MAX_RELATED = 7;
 
 const SEVERITY: Record<FileDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -205,12 +203,10 @@ function fromFile(d: FileDiagnostic): vscode.Diagnostic {
   return problem;
 }
 
+/** One line pointing at the group (at its first other member's line); the group panel lists them all. */
 function related(analysis: DocumentAnalysis, rollout: RolloutSummary): vscode.DiagnosticRelatedInformation[] {
-  return analysis.index.group(rollout.group)
-    .filter((other) => other.id !== rollout.id)
-    .slice(0, MAX_RELATED)
-    .map((other) => new vscode.DiagnosticRelatedInformation(
-      new vscode.Location(analysis.uri, lineRange(other.line)),
-      `same group: ${other.outcome.kind}, ${reasonLabel(other.decision.reason)}`,
-    ));
+  const group = analysis.index.group(rollout.group);
+  const text = groupPointerText(group);
+  const other = group.find((r) => r.id !== rollout.id);
+  return text && other ? [new vscode.DiagnosticRelatedInformation(new vscode.Location(analysis.uri, lineRange(other.line)), text)] : [];
 }

@@ -60,12 +60,12 @@ function stepLines(input: HoverInput, step: number): string[] {
   const isLow = rollout.lowSteps.includes(step);
   const note = rollout.stepNotes[step];
   const total = rollout.rawSteps?.length ?? rollout.stepScores.length;
+  // The step's score and the scorer's verdict first: the editor may put other hovers (Problems) above this one.
   const lines = [
-    `**PROF Lens — step ${step + 1} of ${total}** (H = ${rollout.decision.steps})`,
-    '',
     `Score **${formatScoreBeside(score, settings.threshold)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
   if (note) lines.push('', `Note: ${escapeMarkdown(clip(note, MAX_QUOTED))}`);
+  lines.push('', `**PROF Lens — step ${step + 1} of ${total}** (H = ${rollout.decision.steps})`);
   return lines;
 }
 

@@ -12,6 +12,9 @@ import { labelBadge } from './labels/labelFigures';
 import { LABEL_HOVER_COMMANDS, labelHoverLines } from './labels/labelHover';
 import type { LabelsController } from './labels/labelsController';
 
+/** Rollout files themselves (not the Rollout View): the outline's documents. */
+export const ROLLOUT_FILE_SELECTOR: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }];
+
 /** Documents with hovers: rollout files and Rollout Views. */
 export const ROLLOUT_SELECTOR: vscode.DocumentSelector = [
   { language: 'jsonl' },

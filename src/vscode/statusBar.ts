@@ -8,6 +8,7 @@ import type { AnalysisProgress, AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
 import { escapeMarkdown } from './hoverText';
 import { ROLLOUT_VIEW_SCHEME } from './rolloutView';
+import { scorerInUse } from './scorerInUse';
 
 type Summary = NonNullable<NonNullable<ReturnType<AnalysisStore['get']>>['summary']>;
 
@@ -49,18 +50,33 @@ function runningTooltip(progress: AnalysisProgress): string | vscode.MarkdownStr
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('profLens.status', vscode.StatusBarAlignment.Left, 50);
   private readonly progress = new Map<string, AnalysisProgress>();
+  /** When each file's analysis was first asked for (its opening) and how long until it was done. */
+  private readonly startedAt = new Map<string, number>();
+  private readonly tookMs = new Map<string, number>();
+  private readonly isReanalysed = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly store: AnalysisStore) {
     this.item.name = 'PROF Lens';
     this.subscriptions = [
       store.onDidProgress((event) => {
-        this.progress.set(event.uri.toString(), event);
+        const key = event.uri.toString();
+        // A new analysis (opening, an edit, a re-score) starts the clock; the first one counts from the file's opening.
+        const isNew = event.state === 'running' && this.progress.get(key)?.state !== 'running';
+        if (isNew && this.startedAt.has(key)) this.isReanalysed.add(key);
+        if (isNew) this.startedAt.set(key, performance.now());
+        if (event.state === 'done') this.tookMs.set(key, performance.now() - (this.startedAt.get(key) ?? performance.now()));
+        this.progress.set(key, event);
         this.update();
       }),
       store.onDidUpdate((update) => {
         // A file that was dropped (closed, or no longer holding rollouts) shows nothing.
-        if (!store.get(update.uri)) this.progress.delete(update.uri.toString());
+        if (!store.get(update.uri)) {
+          this.progress.delete(update.uri.toString());
+          this.startedAt.delete(update.uri.toString());
+          this.tookMs.delete(update.uri.toString());
+          this.isReanalysed.delete(update.uri.toString());
+        }
         this.update();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
@@ -104,12 +120,19 @@ export class StatusBar implements vscode.Disposable {
     const summary = analysis?.summary;
     if (!summary) return;
     // A model's label already names its provider, e.g. `onnx qwen-prm (cpu; cuda unavailable)`.
-    const scorer = summary.scorer.label;
+    // The status bar names what scored (`checker`), not the chain that could have (`file, else checker`).
+    const scorer = scorerInUse(summary.report.scorers, summary.scorer.label);
+    const chain = scorer === summary.scorer.label ? '' : ` (chosen: ${escapeMarkdown(summary.scorer.label)})`;
+    const took = this.tookMs.get(analysis.uri.toString());
+    const timing = took === undefined
+      ? `Analysed in ${(summary.durationMs / 1000).toFixed(2)} s.`
+      : `Analysed ${(took / 1000).toFixed(2)} s after ${this.isReanalysed.has(analysis.uri.toString()) ? 'the analysis was asked for' : 'the file was opened'}`
+        + ` (the worker's part: ${(summary.durationMs / 1000).toFixed(2)} s).`;
     const notice = analysis.scorerNotice;
     const r = summary.report;
     this.item.text = notice ? `$(warning) PROF Lens · ${scorer} · ${notice.short}` : `$(pulse) PROF Lens · ${scorer}`;
     this.item.tooltip = new vscode.MarkdownString([
-      `**PROF Lens** — scorer: ${escapeMarkdown(scorer)}`,
+      `**PROF Lens** — scored by: ${escapeMarkdown(scorer)}${chain}`,
       ...modelLines(summary.scorer),
       ...endpointLines(summary.endpoints),
       ...(notice ? ['', `⚠ ${escapeMarkdown(notice.message)}`] : []),
@@ -118,7 +141,7 @@ export class StatusBar implements vscode.Disposable {
       '',
       `${r.suspectedFalsePositives} suspected false positives · ${r.unreadableLines} unreadable lines`,
       '',
-      `Analysed in ${(summary.durationMs / 1000).toFixed(2)} s. Click to choose the scorer.`,
+      `${timing} Click to choose the scorer.`,
     ].join('\n'));
     this.item.command = commandIds.chooseScorer;
   }

@@ -73,7 +73,10 @@ describe('a rollout file in the editor', () => {
     expect(summaries.filter((s) => s.startsWith('✗'))).toHaveLength(3);
     // One line's lenses render as one decoration, joined by " | " (the decision, then its actions).
     const lenses = async (): Promise<string[]> => (await codeLensTexts(editor)).flatMap((text) => text.replace(/\u00a0/g, ' ').split(/\s+\|\s+/));
-    await expect.poll(lenses, { timeout: 15_000 }).toContain('PROF: dropped: correct, steps least trusted · rank 3 of 4 correct · group of 6');
+    // A long line's lens leads with the rollout's summary: the end of the line is out of sight.
+    await expect.poll(lenses, { timeout: 15_000 }).toContainEqual(expect.stringMatching(
+      /^PROF: ✓ 20 vs 20 · weakest 0\.\d\d \(step \d\) · dropped: correct, steps least trusted · ⚠ suspected false positive · rank 3 of 4 correct · group of 6$/,
+    ));
     await workbench.screenshot('01-activation');
     await workbench.page.keyboard.press('Alt+Z');
     await workbench.page.waitForTimeout(500);
@@ -97,6 +100,9 @@ describe('a rollout file in the editor', () => {
     expect(hover).toContain('step 2 of 3');
     expect(hover).toMatch(/Score 0\.12 from file — below the threshold 0\.5/);
     expect(hover).toContain('group rank 4 of 4 correct');
+    // The step's score comes before the rollout's facts, and the Problems entry above it adds one group line, not one per member.
+    expect(hover.indexOf('Score 0.12')).toBeLessThan(hover.indexOf('Outcome'));
+    expect(hover).not.toContain('same group:');
     expect(hover).toContain('Suspected false positive');
     expect(hover).toContain('Open in Rollout View');
     await workbench.screenshot('04-hover');
@@ -115,7 +121,9 @@ describe('a rollout file in the editor', () => {
     expect(gap).toMatch(/\[Ln (3|12), Col \d+\]/);
     const gapLine = Number(/\[Ln (\d+)/.exec(gap ?? '')?.[1]);
     expect(gap).toContain(`Col ${(fixtureLines[gapLine - 1]?.length ?? 0) + 1}]`);
-    expect(rows.join('\n')).toContain('same group: correct, kept');
+    // One related line per entry, pointing at the group panel (not one row per member of the group).
+    expect(rows.join('\n')).toContain('group of 6 (4 kept, 2 dropped): Show PROF Group opens the group panel');
+    expect(rows.join('\n')).not.toContain('same group:');
     await workbench.screenshot('05-problems');
     expect((await workbench.problems('expected one JSON object')).join('\n')).toContain('line 9: expected one JSON object per line');
     expect((await workbench.problems('Step-count penalty')).join('\n')).toContain('Step-count penalty: −λ = −10 (H = 1 ≤ 1)');

@@ -31,6 +31,13 @@ describe('the hover', () => {
     expect(text).not.toContain('prof-dropped');
   });
 
+  it('opens a step\'s hover with its score and the scorer\'s verdict, before the rollout\'s facts', () => {
+    const lines = hover(base).split('\n');
+    expect(lines[0]).toBe('Score **0.12** from `file` — below the threshold 0.5');
+    expect(lines[2]).toBe('Note: 48 \\/ 2 \\= 20 is false');
+    expect(lines.findIndex((l) => l.startsWith('- Outcome'))).toBeGreaterThan(2);
+  });
+
   it('says a tie is a tie', () => {
     const tied: RolloutSummary = { ...base, decision: { ...base.decision, reason: 'dropped-tie' } };
     expect(hover(tied, null)).toContain('dropped: tied with a kept rollout; removed by file order');

@@ -99,12 +99,15 @@ describe('package.json matches the extension code', () => {
     const onlyThere = `(${ROLLOUT_FILE_CONTEXT} || resourceScheme == prof-lens-rollout)`;
     for (const binding of manifest.contributes.keybindings) expect(binding.when).toContain(onlyThere);
     const palette = manifest.contributes.menus.commandPalette;
-    for (const entry of palette.filter((e) => e.command !== commandIds.analyseFile)) expect(entry.when, entry.command).toBe(onlyThere);
+    // The sidebar's own reveal command is never offered in the palette (it needs a rollout to act on).
+    expect(palette.find((e) => e.command === commandIds.revealRollout)?.when).toBe('false');
+    const offered = palette.filter((e) => e.command !== commandIds.analyseFile && e.command !== commandIds.revealRollout);
+    for (const entry of offered) expect(entry.when, entry.command).toBe(onlyThere);
     expect(palette.find((e) => e.command === commandIds.analyseFile)?.when).toContain(`!${ROLLOUT_FILE_CONTEXT}`);
     expect(JSON.stringify(manifest.contributes.menus)).not.toMatch(/editorLangId == json(?!l)[^&]*\|\|/);
   });
 
-  it('gives the Rollout View its own language (not Markdown), found by the first line the view renders, with links off', () => {
+  it('gives the Rollout View its own language (not Markdown), found by the first line the view renders, with links off and long lines wrapped', () => {
     const language = manifest.contributes.languages.find((l) => l.id === ROLLOUT_VIEW_LANGUAGE);
     expect(language?.extensions).toBeUndefined();
     const rendered = renderRollouts([{
@@ -117,7 +120,7 @@ describe('package.json matches the extension code', () => {
     const firstLine = rendered.text.slice(0, rendered.text.indexOf('\n') + 1);
     expect(new RegExp(language?.firstLine ?? '$^').test(firstLine)).toBe(true);
     expect(manifest.contributes.grammars.find((g) => g.language === ROLLOUT_VIEW_LANGUAGE)?.path).toBe('./media/rollout-view.tmLanguage.json');
-    expect(manifest.contributes.configurationDefaults[`[${ROLLOUT_VIEW_LANGUAGE}]`]).toEqual({ 'editor.links': false });
+    expect(manifest.contributes.configurationDefaults[`[${ROLLOUT_VIEW_LANGUAGE}]`]).toEqual({ 'editor.links': false, 'editor.wordWrap': 'on' });
   });
 });
 

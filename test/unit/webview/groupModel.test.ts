@@ -7,7 +7,7 @@ import type { RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
 import type { FileAnalysis } from '../../../src/core/analysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
-import { countGroup, isSameWhatIf, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
+import { countGroup, isSameWhatIf, lineCell, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
 import { penaltyReason } from '../../../src/core/presentation/penaltyWords';
 import { scoreSummary } from '../../../src/core/presentation/stepFacts';
 
@@ -112,5 +112,12 @@ describe('small pieces', () => {
     expect(isSameWhatIf(a, { ...a })).toBe(true);
     expect(isSameWhatIf(a, { ...a, seed: 1 })).toBe(false);
     expect(isSameWhatIf(a, { ...a, remove: 0 })).toBe(false);
+  });
+});
+
+describe('the line cell of the group table', () => {
+  it('names a response of a grouped line apart from its line, never as 1·8', () => {
+    expect(lineCell({ line: 1, index: 7 })).toEqual({ line: '1', response: 'resp. 8', title: 'line 1, response 8' });
+    expect(lineCell({ line: 12, index: 0 })).toEqual({ line: '12', response: null, title: 'line 12' });
   });
 });
