@@ -6,7 +6,9 @@ import { extractCalculatorNotes } from './calculator';
 import { findTextClaims, type Claim } from './claims';
 import { findMathSpans, mathPairs } from './latex';
 import { latexToArithmetic } from './latexArithmetic';
-import { tokenize, type Token } from './tokens';
+import { quicklyHolds } from './quickArithmetic';
+import { relationWindows } from './relationWindows';
+import { tokenize, tokenizeRange, type Token } from './tokens';
 import { cappedList } from '../../core/presentation/listWords';
 import { judge, literal, type Verdict } from './verdict';
 
@@ -35,7 +37,7 @@ export function findClaims(step: string): Claim[] {
     from = span.end;
   }
   plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1').replace(/\\\$/g, '$');
-  claims.push(...findTextClaims(tokenize(plain), plain));
+  for (const window of relationWindows(plain)) claims.push(...findTextClaims(tokenizeRange(plain, window.start, window.end), plain));
   return claims;
 }
 
@@ -81,6 +83,7 @@ export function judgeStep(step: string): JudgedClaim[] {
  * thousand nested brackets) is left unchecked: it must never fail the analysis of its file.
  */
 function judgeSafely(claim: Claim): Verdict {
+  if (quicklyHolds(claim)) return { status: 'holds' };
   try {
     return judge(claim);
   } catch (error) {
