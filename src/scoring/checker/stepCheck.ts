@@ -28,7 +28,8 @@ const LIST_MARKER = /^([ \t]*)(?:\d{1,3}[.)]|[-*\u2022+])[ \t]+/gm;
 export function findClaims(step: string): Claim[] {
   if (!/\d/.test(step) || !MAY_HOLD_CLAIM.test(step)) return [];
   const { claims, rest } = extractCalculatorNotes(step);
-  const spans = findMathSpans(rest);
+  // Math opens only at a dollar sign or a backslash; most prose steps have neither.
+  const spans = rest.includes('$') || rest.includes('\\') ? findMathSpans(rest) : [];
   let plain = '';
   let from = 0;
   for (const span of spans) {
@@ -36,7 +37,8 @@ export function findClaims(step: string): Claim[] {
     plain += `${rest.slice(from, span.start)}\n\n`;
     from = span.end;
   }
-  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1').replace(/\\\$/g, '$');
+  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1');
+  if (plain.includes('\\$')) plain = plain.replace(/\\\$/g, '$');
   for (const window of relationWindows(plain)) claims.push(...findTextClaims(tokenizeRange(plain, window.start, window.end), plain));
   return claims;
 }
