@@ -1,13 +1,4 @@
 /** The `prof-lens` command: dispatch to a command, map errors to exit codes. */
-import { gradeCommand } from './commands/grade';
-import { filterCommand } from './commands/filter';
-import { reportCommand } from './commands/report';
-import { scoreCommand } from './commands/score';
-import { evalCommand } from './commands/evaluate';
-import { doctorCommand } from './commands/doctor';
-import { trendCommand } from './commands/trend';
-import { auditCommand } from './commands/audit';
-import { compareCommand } from './commands/compare';
 import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
@@ -16,7 +7,21 @@ import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';
 
-const COMMANDS: Record<string, Command> = { report: reportCommand, filter: filterCommand, score: scoreCommand, grade: gradeCommand, eval: evalCommand, doctor: doctorCommand, trend: trendCommand, compare: compareCommand, audit: auditCommand };
+/**
+ * Each command's module is loaded when it runs: `report` never loads the model scorers, the
+ * servers' clients or the trend workers.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  report: async () => (await import('./commands/report')).reportCommand,
+  filter: async () => (await import('./commands/filter')).filterCommand,
+  score: async () => (await import('./commands/score')).scoreCommand,
+  grade: async () => (await import('./commands/grade')).gradeCommand,
+  eval: async () => (await import('./commands/evaluate')).evalCommand,
+  doctor: async () => (await import('./commands/doctor')).doctorCommand,
+  trend: async () => (await import('./commands/trend')).trendCommand,
+  compare: async () => (await import('./commands/compare')).compareCommand,
+  audit: async () => (await import('./commands/audit')).auditCommand,
+};
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -25,8 +30,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return name ? 0 : EXIT_USAGE;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr(terminalText(`prof-lens: unknown command "${capText(name)}" (commands: ${Object.keys(COMMANDS).join(', ')}; see prof-lens --help)\n`));
     return EXIT_USAGE;
   }
@@ -38,6 +43,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   // answers may hold escape sequences); the progress line keeps its carriage return.
   const safeIo: CliIo = { ...io, stderr: (t) => io.stderr(terminalText(t, { keepCarriageReturn: true })) };
   try {
+    const command = await load();
     return await command(rest, safeIo);
   } catch (error) {
     safeIo.stderr(`prof-lens ${name}: ${capText(errorMessage(error), MAX_ERROR_CHARS)}\n`);

@@ -8,10 +8,7 @@ import type { ModelConfig } from '../protocol/modelConfig';
 import type { ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorer';
 import type { CachedScorer } from '../scoring/cache/cachedScorer';
-import { openModelScorer } from '../scoring/modelScorers';
 import { defaultCacheDir } from '../scoring/cache/identity';
-import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
-import { API_KEY_ENV } from '../scoring/http/httpScorer';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -48,8 +45,11 @@ export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: Scori
   }
 }
 
-/** The model the arguments name, with the API key from the environment; null when none is named. */
-export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
+/**
+ * The model the arguments name, with the API key from the environment; null when none is named.
+ * The servers' clients are loaded only when a server is named (`report` on file scores never loads them).
+ */
+export async function modelConfigOf(args: ParsedArgs, io: CliIo): Promise<ModelConfig | null> {
   const modelDir = args.values.get('--model');
   const urls = args.lists.get('--url') ?? [];
   if (args.scorer === 'critic' && urls.length === 0) throw new UsageError(`--scorer critic needs ${NEEDS.critic}`);
@@ -64,6 +64,7 @@ export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
     const providers = args.values.get('--providers')?.split(',').map((p) => p.trim());
     return { kind: 'onnx', modelDir, cacheDir, ...(providers ? { providers } : {}), ...(number('--threads') ? { intraOpThreads: number('--threads') } : {}) };
   }
+  const [{ API_KEY_ENV }, { plainHttpKeyWarning }] = await Promise.all([import('../scoring/http/httpScorer'), import('../scoring/endpoints/endpointUrls')]);
   const apiKey = (io.env ?? process.env)[API_KEY_ENV] || undefined;
   const warning = plainHttpKeyWarning(urls, apiKey !== undefined);
   if (warning) io.stderr(`prof-lens: warning: ${warning}\n`);
@@ -80,8 +81,9 @@ export function modelConfigOf(args: ParsedArgs, io: CliIo): ModelConfig | null {
 
 /** A model scorer (behind the score cache unless `--no-cache`) when `--model` or `--url` is given; null otherwise. */
 export async function createModelScorer(args: ParsedArgs, io: CliIo): Promise<{ scorer: Scorer } | null> {
-  const config = modelConfigOf(args, io);
+  const config = await modelConfigOf(args, io);
   if (!config) return null;
+  const { openModelScorer } = await import('../scoring/modelScorers');
   const scorer = await openModelScorer(config);
   const spread = config.kind !== 'onnx' && config.urls.length > 1 ? ` over ${config.urls.length} endpoints` : '';
   io.stderr(`scoring with ${scorer.info.label}${spread}\n`);

@@ -1,6 +1,7 @@
 /** Runs the benchmark modules named on the command line (default: all) and prints their figures. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchModule, BenchResult } from './types';
+import * as checker from './checker';
 import * as compare from './compare';
 import * as core from './core';
 import * as endpoints from './endpoints';
@@ -14,7 +15,7 @@ import * as ties from './ties';
 import * as trend from './trend';
 import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, transcripts, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
+const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

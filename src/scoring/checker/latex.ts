@@ -19,17 +19,37 @@ export interface MathSpan {
 export function findMathSpans(text: string): MathSpan[] {
   const spans: MathSpan[] = [];
   const scan = new SpanScan(text);
-  let i = 0;
+  // A span can only start at `$` or `\\`: the scan jumps from one of those to the next.
+  const openers = new Openers(text);
+  let i = openers.next(0);
   while (i < text.length) {
     const span = scan.spanAt(i);
     if (span) {
       spans.push(span);
-      i = span.end;
+      i = openers.next(span.end);
     } else {
-      i += text[i] === '\\' ? 2 : 1;
+      i = openers.next(i + (text[i] === '\\' ? 2 : 1));
     }
   }
   return spans;
+}
+
+/** The first `$` or `\\` at or after a position (the text's length when none), for positions that only grow. */
+class Openers {
+  private dollar = -1;
+  private backslash = -1;
+
+  constructor(private readonly text: string) {}
+
+  next(from: number): number {
+    if (this.dollar < from) this.dollar = found(this.text.indexOf('$', from), this.text);
+    if (this.backslash < from) this.backslash = found(this.text.indexOf('\\', from), this.text);
+    return Math.min(this.dollar, this.backslash);
+  }
+}
+
+function found(at: number, text: string): number {
+  return at < 0 ? text.length : at;
 }
 
 const ENVIRONMENT = /^\\begin\{(align|equation|gather|eqnarray|multline)(\*?)\}/;

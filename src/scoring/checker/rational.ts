@@ -34,6 +34,12 @@ function bitLength(n: bigint): bigint {
   return BigInt((n < 0n ? -n : n).toString(2).length);
 }
 
+/** |n| ≥ 2^MAX_BITS, i.e. more than MAX_BITS bits, without writing the number out in binary. */
+const TOO_LARGE = 1n << MAX_BITS;
+function tooLarge(n: bigint): boolean {
+  return n >= TOO_LARGE || -n >= TOO_LARGE;
+}
+
 /** Build a reduced rational; throws on a zero denominator or an absurd size. */
 export function rational(num: bigint, den = 1n): Rational {
   if (den === 0n) throw new NotExactError('division by zero');
@@ -41,7 +47,7 @@ export function rational(num: bigint, den = 1n): Rational {
   const sign = den < 0n ? -1n : 1n;
   const g = gcd(num, den);
   const r = { num: (sign * num) / g, den: (sign * den) / g };
-  if (bitLength(r.num) > MAX_BITS || bitLength(r.den) > MAX_BITS) throw new NotExactError('too large');
+  if (tooLarge(r.num) || tooLarge(r.den)) throw new NotExactError('too large');
   return r;
 }
 

@@ -6,7 +6,9 @@ import { extractCalculatorNotes } from './calculator';
 import { findTextClaims, type Claim } from './claims';
 import { findMathSpans, mathPairs } from './latex';
 import { latexToArithmetic } from './latexArithmetic';
-import { tokenize, type Token } from './tokens';
+import { quicklyHolds } from './quickArithmetic';
+import { relationWindows } from './relationWindows';
+import { tokenize, tokenizeRange, type Token } from './tokens';
 import { cappedList } from '../../core/presentation/listWords';
 import { judge, literal, type Verdict } from './verdict';
 
@@ -26,7 +28,8 @@ const LIST_MARKER = /^([ \t]*)(?:\d{1,3}[.)]|[-*\u2022+])[ \t]+/gm;
 export function findClaims(step: string): Claim[] {
   if (!/\d/.test(step) || !MAY_HOLD_CLAIM.test(step)) return [];
   const { claims, rest } = extractCalculatorNotes(step);
-  const spans = findMathSpans(rest);
+  // Math opens only at a dollar sign or a backslash; most prose steps have neither.
+  const spans = rest.includes('$') || rest.includes('\\') ? findMathSpans(rest) : [];
   let plain = '';
   let from = 0;
   for (const span of spans) {
@@ -34,8 +37,9 @@ export function findClaims(step: string): Claim[] {
     plain += `${rest.slice(from, span.start)}\n\n`;
     from = span.end;
   }
-  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1').replace(/\\\$/g, '$');
-  claims.push(...findTextClaims(tokenize(plain), plain));
+  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1');
+  if (plain.includes('\\$')) plain = plain.replace(/\\\$/g, '$');
+  for (const window of relationWindows(plain)) claims.push(...findTextClaims(tokenizeRange(plain, window.start, window.end), plain));
   return claims;
 }
 
@@ -81,6 +85,7 @@ export function judgeStep(step: string): JudgedClaim[] {
  * thousand nested brackets) is left unchecked: it must never fail the analysis of its file.
  */
 function judgeSafely(claim: Claim): Verdict {
+  if (quicklyHolds(claim)) return { status: 'holds' };
   try {
     return judge(claim);
   } catch (error) {

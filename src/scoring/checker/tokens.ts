@@ -44,18 +44,22 @@ const OPERATORS: Record<string, string> = {
 
 const SUPERSCRIPTS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
 
-/** Pairs that look like `=` but are not an equality (`<=`, `==`, `=>`, `:=`, `!=`). */
-const FAKE_EQUALS = /^(?:[<>!:=]=|=[=><])/;
+const WORD = /[\p{L}_'\u2019]+/uy;
 
-
-const WORD = /^[\p{L}_'\u2019]+/u;
-
-/** Split text into tokens. Never throws. */
+/** Split text into tokens in one pass, dispatching on each token's first character. Never throws. */
 export function tokenize(text: string): Token[] {
+  return tokenizeRange(text, 0, text.length);
+}
+
+/**
+ * The tokens of `text` from `start` to `end`, both token boundaries (see `relationWindows`): the
+ * same tokens, with the same offsets, as that stretch of `tokenize(text)`.
+ */
+export function tokenizeRange(text: string, start: number, end: number): Token[] {
   const tokens: Token[] = [];
   const numbers = new NumberReader(text);
-  let i = 0;
-  while (i < text.length) {
+  let i = start;
+  while (i < end) {
     const token = readToken(text, i, numbers);
     tokens.push(token);
     i = token.end;
@@ -63,37 +67,67 @@ export function tokenize(text: string): Token[] {
   return rewriteWordOperators(tokens);
 }
 
+function make(text: string, i: number, kind: TokenKind, length: number, normal?: string): Token {
+  return { kind, text: normal ?? text.slice(i, i + length), start: i, end: i + length };
+}
+
 function readToken(text: string, i: number, numbers: NumberReader): Token {
-  const rest = text.slice(i, i + 64);
-  const c = text[i] ?? '';
-  const make = (kind: TokenKind, length: number, normal?: string): Token => ({
-    kind,
-    text: normal ?? text.slice(i, i + length),
-    start: i,
-    end: i + length,
-  });
-  const space = /^\s+/.exec(rest);
-  if (space) return readSpace(text, i);
-  const fake = FAKE_EQUALS.exec(rest);
-  if (fake) return make('other', fake[0].length);
-  const length = /\d|\./.test(c) ? numbers.lengthAt(i) : 0;
-  if (length > 0) return make('num', length);
-  if (rest.startsWith('**')) return make('op', 2, '^');
-  const op = OPERATORS[c];
-  if (op !== undefined) return make('op', 1, op);
-  if (c === '=') return make('eq', 1);
-  if (c === '\u2248' || c === '\u2243' || c === '\u2245') return make('approx', 1);
-  if (rest.startsWith('~=')) return make('approx', 2);
-  if (c === '(' || c === '[') return make('lparen', 1, '(');
-  if (c === ')' || c === ']') return make('rparen', 1, ')');
-  if (c === '%') return make('percent', 1);
-  if (c === '!') return make('bang', 1);
-  if (c === '\u221a') return make('sqrt', 1);
-  if (SUPERSCRIPTS.includes(c)) return readSuperscript(text, i);
-  if (/^[$\u20ac\u00a3\u00a5\u20b9]\s?\d/.test(rest)) return make('money', 1);
-  const word = WORD.exec(rest);
-  if (word) return make('word', readWordLength(text, i));
-  return make('other', 1);
+  const code = text.charCodeAt(i);
+  const next = text.charCodeAt(i + 1);
+  switch (code) {
+    case 32: case 9: case 10: case 11: case 12: case 13:
+      return readSpace(text, i);
+    // Pairs that look like `=` but are not an equality (`<=`, `==`, `=>`, `:=`, `!=`).
+    case 60: case 62: case 58:
+      return make(text, i, 'other', next === 61 ? 2 : 1);
+    case 33:
+      return next === 61 ? make(text, i, 'other', 2) : make(text, i, 'bang', 1);
+    case 61:
+      return next === 61 || next === 62 || next === 60 ? make(text, i, 'other', 2) : make(text, i, 'eq', 1);
+    case 46: {
+      const length = numbers.lengthAt(i);
+      return make(text, i, length > 0 ? 'num' : 'other', length > 0 ? length : 1);
+    }
+    case 42:
+      return next === 42 ? make(text, i, 'op', 2, '^') : make(text, i, 'op', 1, '*');
+    case 43: return make(text, i, 'op', 1, '+');
+    case 45: return make(text, i, 'op', 1, '-');
+    case 47: return make(text, i, 'op', 1, '/');
+    case 94: return make(text, i, 'op', 1, '^');
+    case 126:
+      return make(text, i, next === 61 ? 'approx' : 'other', next === 61 ? 2 : 1);
+    case 40: case 91: return make(text, i, 'lparen', 1, '(');
+    case 41: case 93: return make(text, i, 'rparen', 1, ')');
+    case 37: return make(text, i, 'percent', 1);
+    case 36: return make(text, i, isMoney(text, i) ? 'money' : 'other', 1);
+    default:
+  }
+  if (code >= 48 && code <= 57) return make(text, i, 'num', numbers.lengthAt(i));
+  if (code >= 128) {
+    if (isSpaceCode(code)) return readSpace(text, i);
+    const c = text[i] ?? '';
+    const op = OPERATORS[c];
+    if (op !== undefined) return make(text, i, 'op', 1, op);
+    if (code === 0x2248 || code === 0x2243 || code === 0x2245) return make(text, i, 'approx', 1);
+    if (code === 0x221a) return make(text, i, 'sqrt', 1);
+    if (SUPERSCRIPTS.includes(c)) return readSuperscript(text, i);
+    if ((code === 0x20ac || code === 0xa3 || code === 0xa5 || code === 0x20b9) && isMoney(text, i)) return make(text, i, 'money', 1);
+  }
+  const word = readWordLength(text, i, code);
+  return word > 0 ? make(text, i, 'word', word) : make(text, i, 'other', 1);
+}
+
+/** `$5`, `€ 3`: after the currency sign at `i`, an optional whitespace character, a digit. */
+function isMoney(text: string, i: number): boolean {
+  const after = isSpaceCode(text.charCodeAt(i + 1)) ? i + 2 : i + 1;
+  return isDigit(text, after);
+}
+
+/** Exactly the characters of `\s` (ECMAScript WhiteSpace and LineTerminator); NaN (past the end) is not. */
+function isSpaceCode(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
+    || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 const isDigit = (text: string, i: number): boolean => text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57;
@@ -145,16 +179,27 @@ class NumberReader {
   }
 }
 
-function readWordLength(text: string, i: number): number {
-  const match = WORD.exec(text.slice(i));
-  return match ? match[0].length : 1;
+/** Letters, `_` and apostrophes from `i` (0 when none): ASCII by hand, the rest by the Unicode class. */
+function readWordLength(text: string, i: number, code: number): number {
+  if (code < 128) {
+    let j = i;
+    for (let k = code; isAsciiWordCode(k); k = text.charCodeAt(++j));
+    if (j === i || !(text.charCodeAt(j) >= 128)) return j - i;
+  }
+  WORD.lastIndex = i;
+  const match = WORD.exec(text);
+  return match ? match[0].length : 0;
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 39;
 }
 
 function readSpace(text: string, i: number): Token {
   let end = i;
   let newlines = 0;
-  while (end < text.length && /\s/.test(text[end] ?? '')) {
-    if (text[end] === '\n') newlines++;
+  while (end < text.length && isSpaceCode(text.charCodeAt(end))) {
+    if (text.charCodeAt(end) === 10) newlines++;
     end++;
   }
   const kind: TokenKind = newlines >= 2 ? 'break' : 'space';
@@ -189,7 +234,7 @@ const OPERAND_START: ReadonlySet<TokenKind> = new Set<TokenKind>(['num', 'lparen
  */
 function rewriteWordOperators(tokens: Token[]): Token[] {
   return tokens.map((t, k) => {
-    if (t.kind !== 'word') return t;
+    if (t.kind !== 'word' || (t.text !== 'x' && t.text !== 'X' && t.text !== 'of')) return t;
     const before = neighbour(tokens, k, -1);
     const after = neighbour(tokens, k, 1);
     if (!before || !after || !OPERAND_START.has(after.kind)) return t;

@@ -1,0 +1,100 @@
+/**
+ * The embedded checker on a generated ~50 MB verl-style dump without step scores (the path most
+ * users take first): `report` against a bare read + JSON.parse of the same file, and the checker
+ * itself (every step judged) against its frozen copy from before the single-pass rewrite
+ * (test/bench/checkerBefore), both in this run. Then start-up: `report` on a one-line file against
+ * a bare `node`, paired process runs.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { readFileLines } from '../../src/scoring/fileLines';
+import { analyseFile } from '../../src/cli/analyseFile';
+import { judgeStep } from '../../src/scoring/checker/stepCheck';
+import { judgeStep as judgeStepBefore } from './checkerBefore/stepCheck';
+import { writeDump } from './core';
+import type { BenchResult } from './types';
+
+const DIR = 'test-output/bench';
+const io = { stdout: () => undefined, stderr: () => undefined, isStderrTty: false, cwd: process.cwd() };
+/** Steps judged by the frozen copy (it reads 2–4 MB/s): a sample, timed against the same sample. */
+const SAMPLE_STEPS = 60_000;
+
+async function bareParse(path: string): Promise<number> {
+  let count = 0;
+  for await (const batch of readFileLines(path)) for (const line of batch) if (JSON.parse(line.raw)) count++;
+  return count;
+}
+
+function seconds(run: () => unknown): number {
+  const t = performance.now();
+  run();
+  return (performance.now() - t) / 1000;
+}
+
+function stepsOf(path: string): string[] {
+  const steps: string[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) if (line) steps.push(...(JSON.parse(line) as { output: string }).output.split('\n\n'));
+  return steps;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Milliseconds from spawn to exit of `node args`, paired with a bare `node -e 0`, medians of `rounds`. */
+function startUp(args: string[], rounds: number): { command: number; bare: number } {
+  const command: number[] = [];
+  const bare: number[] = [];
+  for (let k = 0; k < rounds; k++) {
+    for (const [into, argv] of [[bare, ['-e', '0']], [command, args]] as const) {
+      const t = performance.now();
+      const out = spawnSync(process.execPath, argv, { encoding: 'utf8' });
+      into.push(performance.now() - t);
+      if (out.status !== 0) throw new Error(out.stderr);
+    }
+  }
+  return { command: median(command), bare: median(bare) };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  mkdirSync(DIR, { recursive: true });
+  const path = join(DIR, 'dump-50mb-no-scores.jsonl');
+  if (!existsSync(path)) writeDump(path, 50 * 1024 * 1024, false);
+  const size = statSync(path).size;
+  let baseSeconds = Infinity;
+  let reportSeconds = Infinity;
+  let rollouts = 0;
+  for (let round = 0; round < 2; round++) {
+    let t = performance.now();
+    rollouts = await bareParse(path);
+    baseSeconds = Math.min(baseSeconds, (performance.now() - t) / 1000);
+    t = performance.now();
+    const analysis = await analyseFile(path, { scorer: 'auto' }, io);
+    reportSeconds = Math.min(reportSeconds, (performance.now() - t) / 1000);
+    if (analysis.scorer.kind !== 'checker' || analysis.report.rollouts !== rollouts) throw new Error('report did not check every rollout');
+  }
+  const steps = stepsOf(path);
+  const sample = steps.slice(0, SAMPLE_STEPS);
+  let now = Infinity;
+  let before = Infinity;
+  for (let round = 0; round < 2; round++) {
+    now = Math.min(now, seconds(() => sample.forEach(judgeStep)));
+    before = Math.min(before, seconds(() => sample.forEach(judgeStepBefore)));
+  }
+  const allNow = seconds(() => steps.forEach(judgeStep));
+  // The report before the rewrite, estimated: this run's report plus what the frozen checker costs more per step.
+  const reportBefore = reportSeconds + (before - now) / sample.length * steps.length;
+  const one = join(DIR, 'one-line.jsonl');
+  writeFileSync(one, `${JSON.stringify({ prompt: 'What is 6 * 7?', response: 'We get 6 * 7 = 42.\n\nThe answer is 42', gold: '42', score: 1 })}\n`);
+  const start = startUp([join(process.cwd(), 'dist/cli.js'), 'report', one], 15);
+  const base = { name: 'read + JSON.parse only', value: rollouts / baseSeconds };
+  const frozen = { name: 'the frozen checker before the rewrite, same steps', value: sample.length / before };
+  return [
+    { name: `baseline: read + JSON.parse (${(size / 1048576).toFixed(1)} MB, ${rollouts} rollouts, no step scores)`, value: base.value, unit: 'rollouts/s' },
+    { name: 'report with the embedded checker (no step scores)', value: rollouts / reportSeconds, unit: 'rollouts/s', baseline: base, ratio: rollouts / reportSeconds / base.value, note: `${reportSeconds.toFixed(2)} s; before the rewrite (estimated) ${reportBefore.toFixed(2)} s, ratio ${(rollouts / reportBefore / base.value).toFixed(3)}: ${(reportBefore / reportSeconds).toFixed(1)}× faster, target ≥ 10×` },
+    { name: `checker alone, ${sample.length} steps`, value: sample.length / now, unit: 'steps/s', baseline: frozen, ratio: before / now, note: `every step of the file: ${(size / 1048576 / allNow).toFixed(0)} MB/s of dump` },
+    { name: 'start-up: report on a one-line file (median of 15)', value: start.command, unit: 'ms', baseline: { name: 'bare node -e 0', value: start.bare }, ratio: start.command / start.bare, note: `${(start.command - start.bare).toFixed(0)} ms over a bare node; target ≤ 30 ms` },
+  ];
+}
