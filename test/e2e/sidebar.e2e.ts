@@ -77,15 +77,27 @@ describe('the PROF Lens sidebar', () => {
 
   test('a rollout\'s context menu opens its group panel', async () => {
     await row('line 11').click({ button: 'right' });
-    await workbench.page.locator('.context-view .action-label', { hasText: 'Show PROF Group' }).first().click();
+    const item = workbench.page.locator('.context-view .action-label', { hasText: 'Show PROF Group' }).first();
+    await item.waitFor();
+    await item.click();
+    // A click that lands while the menu is still taking focus leaves it open, its first item
+    // focused: Enter runs that item.
+    await workbench.page.waitForTimeout(500);
+    if (await item.isVisible().catch(() => false)) await workbench.page.keyboard.press('Enter');
     const frame = await panelFrame(workbench.page, /group/i);
     await expect.poll(async () => frame.locator('tr.rollout').count(), { timeout: 30_000 }).toBe(8);
     await workbench.screenshot('sidebar-03-group-panel');
+    // The panel's tab is made the active editor first, so the close cannot land on the file.
+    await workbench.page.locator('.tab[aria-label*="PROF group"]').first().click();
+    await workbench.page.locator('.tab.active[aria-label*="PROF group"]').first().waitFor({ timeout: 20_000 });
     await workbench.runCommand('View: Close Editor');
+    await expect.poll(() => workbench.page.locator('.tab[aria-label*="PROF group"]').count(), { timeout: 20_000 }).toBe(0);
   });
 
   test('the Outline lists groups, and a group lists its rollouts', async () => {
     await workbench.openFile('gsm-rollouts.jsonl');
+    // The breadcrumbs below follow the cursor: put it in the first group.
+    await workbench.goToLine(1);
     await workbench.runCommand('Explorer: Focus on Outline View');
     const outline = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Outline' }) }).first();
     const outlineRows = (): Promise<string[]> => outline.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
