@@ -13,13 +13,9 @@ import { formatPercent, formatScore } from '../../src/core/presentation/numbers'
 import { capText } from '../../src/core/presentation/capText';
 import { reasonFamily } from '../../src/core/presentation/reasonWords';
 import { h, replaceChildren } from '../dom';
+import { vscodeApi } from '../hostChannel';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const api = acquireVsCodeApi();
+const api = vscodeApi();
 const root = document.getElementById('app') as HTMLElement;
 /** Prompts listed at most; the rest are counted. */
 const LISTED_PROMPTS = 2000;

@@ -12,64 +12,37 @@ import {
   type QueryResult,
 } from '../../src/protocol/explorer';
 import type { ExportResult } from '../../src/protocol/panel';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { HostChannel } from '../hostChannel';
 
 type Notification = Exclude<HostToExplorer, { type: 'response' }>;
 
 export class ExplorerChannel {
-  private readonly api = acquireVsCodeApi();
-  private readonly pending = new Map<number, (result: QueryResult | ExportResult) => void>();
-  private nextRequestId = 1;
+  private readonly link = new HostChannel<HostToExplorer, ExplorerToHost, QueryResult | ExportResult>(isHostToExplorer);
 
   listen(onMessage: (message: Notification) => void): void {
-    window.addEventListener('message', (event: MessageEvent<unknown>) => {
-      const message = event.data;
-      if (!isHostToExplorer(message)) return;
-      if (message.type === 'response') {
-        const resolve = this.pending.get(message.requestId);
-        this.pending.delete(message.requestId);
-        resolve?.(message.result);
-        return;
-      }
-      onMessage(message);
-    });
+    this.link.listen(onMessage);
   }
 
   post(message: ExplorerToHost): void {
-    this.api.postMessage(message);
+    this.link.post(message);
   }
 
   /** A page of a query's result. */
   query(source: string, query: unknown, offset: number, limit: number): Promise<QueryResult> {
-    return this.request((requestId) => ({ type: 'query', requestId, source, query, offset, limit })) as Promise<QueryResult>;
+    return this.link.request((requestId) => ({ type: 'query', requestId, source, query, offset, limit })) as Promise<QueryResult>;
   }
 
   /** Exports `ids` (null: every rollout the query passes). */
   exportRows(source: string, query: unknown, ids: number[] | null): Promise<ExportResult> {
-    return this.request((requestId) => ({ type: 'export', requestId, source, query, ids })) as Promise<ExportResult>;
+    return this.link.request((requestId) => ({ type: 'export', requestId, source, query, ids })) as Promise<ExportResult>;
   }
 
   savedState(): ExplorerState | null {
-    const state = this.api.getState();
+    const state = this.link.api.getState();
     return isExplorerState(state) ? state : null;
   }
 
   saveState(source: string, query: unknown): void {
-    this.api.setState({ version: EXPLORER_STATE_VERSION, source, query } satisfies ExplorerState);
-  }
-
-  private request(build: (requestId: number) => ExplorerToHost): Promise<QueryResult | ExportResult> {
-    const requestId = this.nextRequestId++;
-    return new Promise((resolve) => {
-      this.pending.set(requestId, resolve);
-      this.post(build(requestId));
-    });
+    this.link.api.setState({ version: EXPLORER_STATE_VERSION, source, query } satisfies ExplorerState);
   }
 }

@@ -3,18 +3,10 @@
  * the saved state (which runs it shows).
  */
 import { isHostToRunWebview, isRunPanelState, type HostToRunWebview, type RunPanelState, type RunWebviewToHost } from '../../src/protocol/run';
+import { vscodeApi } from '../hostChannel';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-/** One per webview: `acquireVsCodeApi` may only be called once. */
 export class RunChannel {
-  private readonly api = acquireVsCodeApi();
+  private readonly api = vscodeApi();
 
   listen(onMessage: (message: HostToRunWebview) => void): void {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
