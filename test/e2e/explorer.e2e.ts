@@ -148,11 +148,13 @@ describe('the Rollout Explorer and Compare', () => {
     const grid = frame.locator('.grid');
     for (const fraction of [0.25, 0.5, 0.999]) {
       await grid.evaluate((e, f) => { e.scrollTop = e.scrollHeight * f; }, fraction);
+      // The list draws on the scroll event's next frame: wait for two frames before counting.
+      await grid.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
       await expect.poll(() => frame.locator('.grid-rows .grid-row.loading').count(), { timeout: 20_000 }).toBe(0);
       counts.push(await rowElements(frame));
     }
-    const last = await frame.locator('.grid-rows .grid-row.rollout').last().getAttribute('aria-rowindex');
-    expect(Number(last)).toBe(lines);
+    const last = async (): Promise<number> => Number(await frame.locator('.grid-rows .grid-row.rollout').last().getAttribute('aria-rowindex'));
+    await expect.poll(last, { timeout: 20_000 }).toBe(lines);
     for (const count of counts) {
       expect(count).toBeGreaterThan(10);
       expect(count).toBeLessThanOrEqual(200);
