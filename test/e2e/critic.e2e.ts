@@ -119,12 +119,8 @@ describe('a rollout file judged by a critic', () => {
     expect(steps).toContain('Step 3 · score — · not judged: after the first error');
     await workbench.screenshot('critic-03-panel');
     // Back to the file, which the next commands act on.
-    // The panel's tab is made the active editor first, so the close cannot land on the file.
-    const panelTab = workbench.page.locator('.tab[aria-label*="PROF group"]').first();
-    await panelTab.click();
-    await workbench.page.locator('.tab.active[aria-label*="PROF group"]').first().waitFor({ timeout: 20_000 });
-    await workbench.runCommand('View: Close Editor');
-    await expect.poll(() => workbench.page.locator('.tab[aria-label*="PROF group"]').count(), { timeout: 20_000 }).toBe(0);
+    // Closed by its own tab's close button, so the close cannot land on the file.
+    await workbench.closeTabs('PROF group');
     await workbench.openFile('judged.jsonl');
   });
 

@@ -60,13 +60,31 @@ export class Workbench {
     await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor();
     await this.page.waitForTimeout(300);
     await this.page.keyboard.press('Enter');
-    await this.page.locator(`.tab.active[aria-label*="${name}"]`).waitFor({ timeout });
+    await this.page.locator(`.tab.active[aria-label*="${name}"]`).first().waitFor({ timeout });
+  }
+
+  /** Closes every editor tab whose label contains `label` with the tab's own close button. */
+  async closeTabs(label: string): Promise<void> {
+    const tabs = this.page.locator(`.tab[aria-label*="${label}"]`);
+    for (let tries = 0; tries < 10 && (await tabs.count()) > 0; tries++) {
+      const tab = tabs.first();
+      await tab.hover();
+      await tab.locator('.tab-actions .action-label').first().click();
+      await this.page.waitForTimeout(200);
+    }
+    await tabs.first().waitFor({ state: 'detached', timeout: 20_000 });
   }
 
   /** Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
+    await this.page.keyboard.press('F1');
+    // A webview that has just taken focus can swallow the key; the workbench's own window then
+    // gets it once the focus is out of the frame.
+    if (!(await input.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
+      await this.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await this.page.keyboard.press('F1');
+    }
     await input.waitFor();
     await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
