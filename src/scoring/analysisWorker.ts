@@ -17,6 +17,7 @@ import {
   type WorkerToHost,
 } from '../protocol/analysis';
 import type { EndpointStatus } from '../protocol/endpoints';
+import { unhandled } from '../protocol/messages';
 import { releaseSharedCas } from './cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from './modelScorers';
@@ -248,5 +249,7 @@ port?.on('message', (message: unknown) => {
       // The model's own worker thread is terminated before this one ends.
       void Promise.allSettled([models.release(), releaseSharedCas()]).finally(() => process.exit(0));
       break;
+    default:
+      unhandled(message);
   }
 });
