@@ -5,10 +5,10 @@
  * the filters surviving a reload; a larger generated file whose DOM holds a bounded number of row
  * elements however far it scrolls; and two files compared prompt by prompt, side by side.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { repoRoot } from './codeServer';
 import { writeLargeDump } from './largeDump';
 import { panelFrame } from './panelHarness';
@@ -82,6 +82,35 @@ describe('the Rollout Explorer and Compare', () => {
     const written = readFileSync(join(workbench.server.workspace, 'rollouts.selection.jsonl'), 'utf8');
     expect(written).toBe(fixtureLines[9] + '\n');
     await workbench.screenshot('explorer-03-exported');
+  });
+
+  test('a row\'s context menu labels its rollout: the first wrong step picked from its steps, then cleared', async () => {
+    const sidecar = join(workbench.server.workspace, 'rollouts.jsonl.prof-labels.json');
+    const menuItem = (title: string): Locator => workbench.page.locator('.context-view .action-label', { hasText: title }).first();
+    const choose = async (title: string): Promise<void> => {
+      await frame.locator('.grid-rows .grid-row.rollout .col-line').first().click({ button: 'right' });
+      await menuItem(title).waitFor({ timeout: 15_000 });
+      await menuItem(title).click();
+      await workbench.page.waitForTimeout(300);
+      if (await menuItem(title).isVisible().catch(() => false)) await workbench.page.keyboard.press('Enter');
+    };
+    await choose('Mark as First Wrong Step');
+    const picks = workbench.page.locator('.quick-input-list .monaco-list-row');
+    await picks.first().waitFor({ timeout: 15_000 });
+    const offered = (await picks.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    expect(offered[0]).toMatch(/^Step 1 ?score \d\.\d\d/);
+    expect(offered.some((t) => t.includes('weakest'))).toBe(true);
+    await workbench.page.locator('.quick-input-widget input').fill('Step 2');
+    await workbench.page.waitForTimeout(200);
+    await workbench.page.keyboard.press('Enter');
+    await expect.poll(() => existsSync(sidecar), { timeout: 15_000 }).toBe(true);
+    const labels = (): { firstWrongStep: number }[] => (JSON.parse(readFileSync(sidecar, 'utf8')) as { labels: { firstWrongStep: number }[] }).labels;
+    expect(labels()).toMatchObject([{ firstWrongStep: 1 }]);
+    await workbench.screenshot('explorer-03b-labelled');
+    await choose('Clear Label');
+    await expect.poll(() => (existsSync(sidecar) ? labels().length : 0), { timeout: 15_000 }).toBe(0);
+    // The dump itself is never written.
+    expect(readFileSync(join(workbench.server.workspace, 'rollouts.jsonl'), 'utf8')).toBe(fixture);
   });
 
   test('the filters and sort survive a reload of the window', async () => {

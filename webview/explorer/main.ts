@@ -46,6 +46,8 @@ class ExplorerView {
   show(subject: ExplorerSubject): void {
     const isNew = this.subject?.source !== subject.source;
     this.subject = subject;
+    // A row's context menu (Mark Rollout as Sound, …) names the file here and the rollout on the row.
+    this.list.element.setAttribute('data-vscode-context', JSON.stringify({ source: subject.source, preventDefaultContextMenuItems: true }));
     if (isNew || !root.querySelector('.grid')) this.layout();
     const saved = channel.savedState();
     if (subject.query) this.query = subject.query;

@@ -38,6 +38,13 @@ describe('the sidebar tree of the bundled example', () => {
     expect(groups[0]?.tooltip).toContain('line 1');
   });
 
+  it('names each group by the readable id the Rollout Explorer filters on, so Open Rollout Explorer on a group opens that group', () => {
+    const groups = groupNodes(SOURCE, rollouts, 'all') as GroupNode[];
+    expect(groups.map((g) => g.groupId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `gsm-0${i}`));
+    // The filter keeps those ids when only some groups are listed.
+    expect((groupNodes(SOURCE, rollouts, 'falsePositive') as GroupNode[])[1]?.groupId).toBe('gsm-02');
+  });
+
   it('lists a group\'s rollouts by line with the decision, the weakest step and the false-positive badge', () => {
     const nodes = rolloutNodes(SOURCE, members('uid=gsm-01'), 'all');
     expect(nodes.map((n) => n.label)).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', 'line 7', 'line 8']);
