@@ -50,13 +50,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
-  const views = new RolloutViewProvider(client, store, template);
+  const labels = new LabelsController({ store, client });
+  const views = new RolloutViewProvider(client, store, template, labels);
   const decorations = new DecorationController([rawMarks, views], {
     mediaUri: vscode.Uri.joinPath(context.extensionUri, 'media'),
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
-  const labels = new LabelsController({ store, client });
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
   context.subscriptions.push(
     metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
