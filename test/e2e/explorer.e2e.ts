@@ -51,18 +51,19 @@ describe('the Rollout Explorer and Compare', () => {
     await workbench.runCommand('PROF Lens: Open Rollout Explorer');
     frame = await panelFrame(workbench.page, /Rollout Explorer · rollouts\.jsonl/);
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toBe('all rollouts · 12');
-    expect(await rowTexts(frame)).toHaveLength(12);
+    await expect.poll(async () => (await rowTexts(frame)).length).toBe(12);
     await workbench.screenshot('explorer-01-all');
   });
 
   test('filters to suspected false positives, sorts by a header, searches a word with the match highlighted', async () => {
     await frame.locator('select[name="suspected FP"]').selectOption('yes');
     await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · 4');
-    const lines = (await rowTexts(frame)).map((t) => /line (\d+)/.exec(t)?.[1]);
-    expect(lines).toEqual(['2', '3', '10', '12']);
+    // The title is set as the answer arrives; the rows draw on the next frame.
+    const lines = async (): Promise<(string | undefined)[]> => (await rowTexts(frame)).map((t) => /line (\d+)/.exec(t)?.[1]);
+    await expect.poll(lines).toEqual(['2', '3', '10', '12']);
     await frame.locator('button.sort', { hasText: 'length' }).click();
     await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · by length ↑ · 4');
-    expect((await rowTexts(frame)).map((t) => /line (\d+)/.exec(t)?.[1])).toEqual(['12', '3', '10', '2']);
+    await expect.poll(lines).toEqual(['12', '3', '10', '2']);
     await frame.locator('input.search').fill('covers');
     await frame.locator('input.search').press('Enter');
     await expect.poll(() => frame.locator('.query-title').innerText()).toBe('suspected FP · "covers" · by length ↑ · 1');
@@ -95,8 +96,12 @@ describe('the Rollout Explorer and Compare', () => {
       await frame.locator('.grid-rows .grid-row.rollout .col-line').first().click({ button: 'right' });
       await menuItem(title).waitFor({ timeout: 15_000 });
       await menuItem(title).click();
-      await workbench.page.waitForTimeout(300);
-      if (await menuItem(title).isVisible().catch(() => false)) await workbench.page.keyboard.press('Enter');
+      // A click that lands while the menu takes focus leaves it open: Enter runs the focused item.
+      // Once the command's own list is up, an Enter would pick from it instead: only when it is not.
+      await workbench.page.waitForTimeout(600);
+      const isMenuOpen = await menuItem(title).isVisible().catch(() => false);
+      const isPickOpen = await workbench.page.locator('.quick-input-widget').isVisible().catch(() => false);
+      if (isMenuOpen && !isPickOpen) await workbench.page.keyboard.press('Enter');
     };
     await choose('Mark as First Wrong Step');
     const picks = workbench.page.locator('.quick-input-list .monaco-list-row');
@@ -246,7 +251,7 @@ describe('the Rollout Explorer and Compare', () => {
     await frame.locator('input.search').fill('<img src=x');
     await frame.locator('input.search').press('Enter');
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toMatch(/"<img src=x" · 2$/);
-    expect(await frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['<img src=x', '<img src=x']);
+    await expect.poll(() => frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['<img src=x', '<img src=x']);
     expect((await rowTexts(frame)).join('\n')).toContain('<img src=x onerror=alert(12)>');
     expect(await frame.locator('#app img, #app script, #app iframe, #app a[href], #app svg').count()).toBe(0);
     expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();

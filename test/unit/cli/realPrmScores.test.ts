@@ -17,7 +17,8 @@ afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 async function cli(args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await runCli(args, { stdout: (t) => (out += t), stderr: () => undefined, isStderrTty: false, cwd: cacheDir, env: { PROF_LENS_CACHE_DIR: cacheDir } });
+  // The stored calibration goes to a folder of the test's own, never the user's cache.
+  const code = await runCli([...args, '--cache-dir', cacheDir], { stdout: (t) => (out += t), stderr: () => undefined, isStderrTty: false, cwd: cacheDir, env: {} });
   return { code, out };
 }
 
