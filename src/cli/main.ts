@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { releaseSharedCas } from '../scoring/cas/casClient';
-import { removeTemporaryFiles } from '../scoring/outputFiles';
+import { removeTemporaryFiles } from '../scoring/output/outputFiles';
 import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';

@@ -5,7 +5,7 @@
  * (formatsTrainers.ts) and the generic shapes (formatsGeneric.ts). A field mapping overrides it.
  */
 import type { Diagnostic, FormatId, Rollout, SourceRecord } from './model';
-import type { FieldRole } from './settings';
+import type { FieldRole } from './profSettings';
 import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, type Json } from './fields';
 import { adaptLabelled } from './formatsLabelled';
 import { adaptTrainerRecord, type AdaptContext } from './formatsTrainers';

@@ -13,7 +13,7 @@ import { idText, scoreFields } from './formatsGeneric';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { promptGroup, trainerDraft } from './trainerDraft';
 import { questionOf } from './rolloutText';
-import { readMessages, type PromptTurn } from './transcript/prompt';
+import { readMessages, type PromptTurn } from './transcript/promptReading';
 import { taggedTemplateOf } from './transcript/tagged';
 import { roleOf, type Turn, type TurnRole } from './transcript/turns';
 

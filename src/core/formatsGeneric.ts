@@ -11,7 +11,7 @@ import { rawValueText } from './rawJson';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
 import { questionOf, readRolloutTexts } from './rolloutText';
-import { readMessages, type PromptTurn } from './transcript/prompt';
+import { readMessages, type PromptTurn } from './transcript/promptReading';
 import { roleOf } from './transcript/turns';
 
 export const PROMPT_KEYS = ['prompt', 'question', 'problem', 'input', 'query', 'instruction'] as const;

@@ -7,7 +7,7 @@
  * record cut off by the prefix (a long first response) is closed where it was cut and judged by
  * what it holds so far.
  */
-import type { FieldRole } from './settings';
+import type { FieldRole } from './profSettings';
 import type { RolloutDraft } from './formats';
 import { adaptRecord } from './formats';
 import { PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formatsGeneric';

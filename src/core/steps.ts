@@ -4,7 +4,7 @@
  */
 import type { RE2JS } from 're2js';
 import type { Step } from './model';
-import type { SplitRule } from './settings';
+import type { SplitRule } from './profSettings';
 
 /** Math-Shepherd's step tag. */
 export const KI_TAG = 'ки';

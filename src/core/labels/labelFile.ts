@@ -6,7 +6,7 @@
  */
 import type { SourceRecord } from '../model';
 import { readText } from '../reader';
-import { quoteValue } from '../settings';
+import { quoteValue } from '../profSettings';
 import { recordLocation } from '../presentation/locationWords';
 import { isContentKey, rolloutKey, stepKey } from './contentKey';
 import { LABELS_FORMAT, LABELS_VERSION, type LabelStore, type RolloutLabel } from './labelStore';

@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { shorten } from '../../core/casLimits';
-import type { CasResult, CasService, CasTask } from '../../core/casService';
+import { shorten } from '../../core/cas/casLimits';
+import type { CasResult, CasService, CasTask } from '../../core/cas/casService';
 import { isCasToHost, type CasToHost } from '../../protocol/cas';
-import { SupervisedWorker } from '../supervisedWorker';
-import { WorkerCrashError, WorkerStallError } from '../workerPolicy';
+import { SupervisedWorker } from '../workers/supervisedWorker';
+import { WorkerCrashError, WorkerStallError } from '../workers/workerPolicy';
 
 /** How long one task may take (well above the ~1 ms a real comparison costs, even on a loaded machine). */
 export const CAS_TASK_BUDGET_MS = 1500;

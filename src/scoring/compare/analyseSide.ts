@@ -4,16 +4,16 @@
  * records of that step: a record's `step`/`global_step`, else the step in its file's name.
  */
 import type { Diagnostic } from '../../core/model';
-import type { FileAnalysis } from '../../core/analysis';
-import type { ProfSettings } from '../../core/settings';
+import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { stepOfRecord } from '../../core/run/trainingStep';
 import { summariseForCompare, type CompareSide } from '../../core/compare/compareSide';
 import { buildExplorerTable } from '../../core/explore/explorerTable';
-import { Analyzer } from '../analyse';
-import { analysePath } from '../analysePath';
-import { fileBatches } from '../trend/fileBatches';
-import type { Scorer } from '../scorer';
+import { Analyzer } from '../analysis/analyse';
+import { analysePath } from '../analysis/analysePath';
+import { fileBatches } from '../run/fileBatches';
+import type { Scorer } from '../scorers/scorer';
 import { CompareSourceError, type CompareSource } from './compareSource';
 
 export interface SideOptions {

@@ -6,7 +6,7 @@
  * treats it as a line of JSON Lines. 64-bit integers become numbers, NaN (a reward function's None)
  * becomes null.
  */
-import type { FileLine } from '../fileLines';
+import type { FileLine } from '../analysis/fileLines';
 import type { InputFile } from './inputFile';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */
