@@ -20,7 +20,7 @@ export async function analyseFile(path: string, options: PathAnalyseOptions, io:
     const progress = progressLine(io, input.size);
     const tokenizerDir = options.settings?.tokenizerDir;
     const settings = tokenizerDir ? { ...options.settings, tokenizerDir: resolve(io.cwd, tokenizerDir) } : options.settings;
-    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
+    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();

@@ -5,7 +5,7 @@
  */
 import { describeEndpoint } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
-import type { ScorerChoice } from '../core/scorerChoice';
+import { isModelChoice, type ModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorers/scorer';
 import type { CachedScorer } from '../scoring/scorers/cache/cachedScorer';
 import { defaultCacheDir } from '../scoring/scorers/cache/identity';
@@ -18,13 +18,7 @@ export interface ScoringChoice {
   modelScorer?: Scorer;
 }
 
-type ModelKindChoice = Extract<ScorerChoice, 'onnx' | 'http' | 'critic'>;
-
-function isModelKind(choice: ScorerChoice): choice is ModelKindChoice {
-  return choice === 'onnx' || choice === 'http' || choice === 'critic';
-}
-
-const NEEDS: Record<ModelKindChoice, string> = {
+const NEEDS: Record<ModelChoice, string> = {
   onnx: '--model <dir>',
   http: '--url <endpoint> (a vLLM server running a PRM)',
   critic: '--url <base> (an OpenAI-compatible server running a chat model; repeat --url for several)',
@@ -36,7 +30,7 @@ export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: Scori
   try {
     // `auto` keeps the chain (file scores, else the model); naming the model's kind forces it.
     if (model) return await work({ scorer: args.scorer, modelScorer: model.scorer });
-    if (isModelKind(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
+    if (isModelChoice(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
     return await work({ scorer: args.scorer });
   } finally {
     if (model) reportEndpoints(model.scorer, io);

@@ -7,7 +7,7 @@
  * turns with the replies between them as turns of their own.
  */
 import type { SourceRecord } from './model';
-import type { AdaptResult, RolloutDraft } from './formats';
+import type { AdaptResult, RolloutDraft } from './formatDraft';
 import { asText, outcomeFromValue, readScores, type Json } from './fields';
 import { idText, scoreFields } from './formatsGeneric';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';

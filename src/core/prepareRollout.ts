@@ -10,6 +10,7 @@ import { countSteps, splitAssistantSteps, splitSteps } from './steps';
 import { responseTurnsOf } from './rolloutText';
 import { rawStepSpans } from './fileAnalysis';
 import { recordLocation } from './presentation/locationWords';
+import { errorText } from './errorText';
 
 export interface PreparedRollout {
   rollout: Rollout;
@@ -66,7 +67,7 @@ export function prepareRecordInto(record: SourceRecord, options: PrepareOptions,
   } catch (error) {
     rollouts.length = had.rollouts;
     diagnostics.length = had.diagnostics;
-    diagnostics.push({ line: record.line, severity: 'error', code: 'unreadable-record', message: `line ${record.line}: the record could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    diagnostics.push({ line: record.line, severity: 'error', code: 'unreadable-record', message: `line ${record.line}: the record could not be read: ${errorText(error)}` });
     return true;
   }
 }

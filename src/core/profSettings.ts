@@ -2,13 +2,13 @@
  * PROF and analysis settings: their defaults (docs/prof-semantics.md) and validation of values that come from
  * a command line or the editor's settings, with messages that say what was expected.
  */
-import { compileSplitPattern } from './steps';
+import { compileSplitPattern, type SplitRule } from './steps';
+
+export type { SplitRule };
 
 export type Variant = 'both' | 'pos';
 export type PenaltyRule = 'card' | 'reference';
 export type Aggregate = 'mean' | 'min' | 'sum';
-/** `double-newline` (default), `newline`, `step-markers`, `ki` (Math-Shepherd), or `regex:<pattern>`. */
-export type SplitRule = string;
 export type FalsePositiveRule = 'prof-dropped' | 'weak-step' | 'bottom-half';
 export const FALSE_POSITIVE_RULES: readonly FalsePositiveRule[] = ['prof-dropped', 'weak-step', 'bottom-half'];
 

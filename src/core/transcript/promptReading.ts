@@ -7,7 +7,7 @@
  */
 import { readGluedPrompt, readStrippedPrompt, type StrippedResult } from './stripped';
 import { mayHoldTags, readTagged, taggedTemplateOf } from './tagged';
-import { trimSpan } from '../steps';
+import { trimSpan } from '../textSpan';
 import { MAX_ROLE_WORD, roleOf, type TemplateId, type Turn, type TurnRole } from './turns';
 
 /** A turn of the prompt as the panel and the Rollout View show it. */

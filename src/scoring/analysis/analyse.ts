@@ -5,6 +5,7 @@
  */
 import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../../core/model';
 import type { CasService } from '../../core/cas/casService';
+import { holdCas, type HeldCas } from '../cas/casClient';
 import { eachRollout, type AnalysedRollout, type AnalysedRows, type FileAnalysis } from '../../core/fileAnalysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../../core/profSettings';
 import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../../core/prepareRollout';
@@ -49,7 +50,7 @@ export interface AnalyseOptions {
   facts?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
-  /** Where the algebra runs, for grading and the checker (default: the process's CAS worker). */
+  /** Where the algebra runs, for grading and the checker: passed in by the composition root; without one, the analysis starts its own and stops it when it finishes. */
   cas?: CasService;
   /** What trainers' records need from outside the file (the tokenizer of token-id traces). */
   context?: AdaptContext;
@@ -130,12 +131,16 @@ export class Analyzer {
   /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
   private readonly fileNotes = new Map<string, { diagnostic: Diagnostic; repeats: number }>();
 
+  /** The CAS passed in, or the analysis's own (stopped when it finishes). */
+  private readonly cas: HeldCas;
+
   constructor(private readonly options: AnalyseOptions) {
     this.settings = resolveSettings(options.settings);
     const problems = validateSettings(this.settings);
     if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
-    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, options.cas);
-    this.outcomes = new OutcomeResolver(options.cas);
+    this.cas = holdCas(options.cas);
+    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, this.cas.cas);
+    this.outcomes = new OutcomeResolver(this.cas.cas);
     this.presence = new FieldPresence(this.settings.fields);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
@@ -235,6 +240,7 @@ export class Analyzer {
     const report = buildReport(reportEntries(table), this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
+    await this.cas.release();
     const withFacts = this.options.facts ?? true;
     const settings = this.settings;
     const rows: AnalysedRows = {

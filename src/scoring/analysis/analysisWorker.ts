@@ -17,7 +17,7 @@ import {
   type WorkerToHost,
 } from '../../protocol/analysis';
 import type { EndpointStatus } from '../../protocol/endpoints';
-import { releaseSharedCas } from '../cas/casClient';
+import { CasClient } from '../cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from '../scorers/modelScorers';
 import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
@@ -25,6 +25,7 @@ import { ExplorerRequests } from '../explore/explorerRequests';
 import { labelKeysOf } from '../labels/labelKeys';
 import { analysisThreshold } from '../calibration/analysisThreshold';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
+import { errorText } from '../../core/errorText';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
@@ -34,6 +35,8 @@ const PROGRESS_INTERVAL_MS = 100;
 const port = parentPort;
 /** The configured model, kept open across analyses so an edit never reloads it. */
 const models = new ModelScorers();
+/** The worker's CAS, shared by its analyses and stopped when the worker is asked to end. */
+const cas = new CasClient();
 const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
 /** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
@@ -87,6 +90,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       scorer: request.scorer,
       model: request.model,
       models,
+      cas,
       shouldRetryModel: request.shouldRetryModel === true,
       signal: controller.signal,
       onProgress: (done, total, activity, endpoints) => {
@@ -209,7 +213,7 @@ async function labelKeys(request: LabelKeysRequest): Promise<void> {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 port?.on('message', (message: unknown) => {
@@ -246,7 +250,7 @@ port?.on('message', (message: unknown) => {
       break;
     case 'shutdown':
       // The model's own worker thread is terminated before this one ends.
-      void Promise.allSettled([models.release(), releaseSharedCas()]).finally(() => process.exit(0));
+      void Promise.allSettled([models.release(), cas.dispose()]).finally(() => process.exit(0));
       break;
   }
 });

@@ -3,6 +3,7 @@
  * it, and when it cannot be loaded or breaks while scoring, analyse again without it and say why.
  * A model failure never fails the analysis: the user still sees the checker's (or the file's) scores.
  */
+import type { CasService } from '../../core/cas/casService';
 import { basename } from 'node:path';
 import type { FileAnalysis } from '../../core/fileAnalysis';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
@@ -33,6 +34,8 @@ export interface ModelAnalysisOptions {
   models: ModelScorers;
   shouldRetryModel?: boolean;
   signal: AbortSignal;
+  /** Where the algebra runs (the worker's CAS). */
+  cas?: CasService;
   onProgress?: ModelAnalysisProgress;
   /** Asked before any rollout goes to a critic; without it, rollouts are sent unasked (the CLI). */
   confirmSend?: (plan: SendPlan) => Promise<boolean>;
@@ -99,6 +102,7 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     scorer: options.scorer,
     ...(modelScorer ? { modelScorer } : {}),
     signal: options.signal,
+    ...(options.cas ? { cas: options.cas } : {}),
   };
   if (source.kind === 'text') {
     // Token-id traces open as text too; their tokenizer is looked for beside the file.

@@ -13,7 +13,6 @@ import { createBoundedGrader, type BoundedGrader } from '../../core/answer/bound
 import { harnessNumericEqual } from '../../core/answer/harness';
 import type { CasService } from '../../core/cas/casService';
 import { shorten } from '../../core/cas/casLimits';
-import { sharedCas } from '../cas/casClient';
 
 /** An answer that was not graded, and why (shown as a diagnostic on its line). */
 export interface UngradedAnswer {
@@ -25,8 +24,8 @@ export interface UngradedAnswer {
 export class OutcomeResolver {
   private grader: BoundedGrader | null = null;
 
-  /** `cas`: where the algebra runs (default: the process's CAS worker). */
-  constructor(private readonly cas?: CasService) {}
+  /** `cas`: where the algebra runs. */
+  constructor(private readonly cas: CasService) {}
 
   /**
    * Outcomes for a batch, aligned with the input. The answer is extracted for display only when
@@ -57,7 +56,7 @@ export class OutcomeResolver {
     });
     const ungraded: UngradedAnswer[] = [];
     if (toGrade.length === 0) return { outcomes, ungraded };
-    this.grader ??= createBoundedGrader(this.cas ?? sharedCas());
+    this.grader ??= createBoundedGrader(this.cas);
     const verdicts = await this.grader.gradeMany(toGrade, options.signal);
     toGrade.forEach(({ at, pred }, k) => {
       const verdict = verdicts[k];

@@ -15,12 +15,15 @@ import { analysePath } from '../analysis/analysePath';
 import { fileBatches } from '../run/fileBatches';
 import type { Scorer } from '../scorers/scorer';
 import { CompareSourceError, type CompareSource } from './compareSource';
+import type { CasService } from '../../core/cas/casService';
 
 export interface SideOptions {
   settings: Partial<ProfSettings>;
   scorer: ScorerChoice;
   modelScorer?: Scorer;
   signal?: AbortSignal;
+  /** Where the algebra runs (the caller's CAS worker). */
+  cas?: CasService;
   /** Keep each prompt's rollout ids (for a side-by-side view). */
   withRows?: boolean;
 }

@@ -5,9 +5,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isAnalyseSideRequest, type CompareWorkerToHost } from '../../protocol/compare';
-import { releaseSharedCas } from '../cas/casClient';
+import { CasClient } from '../cas/casClient';
 import { analyseSide } from './analyseSide';
 import { CompareSourceError } from './compareSource';
+import { errorText } from '../../core/errorText';
 
 const port = parentPort;
 
@@ -18,9 +19,10 @@ function post(message: CompareWorkerToHost): void {
 port?.on('message', (message: unknown) => {
   if (!isAnalyseSideRequest(message)) return;
   const { id, source, settings, scorer } = message;
-  analyseSide(source, { settings, scorer })
+  // Each request has a CAS worker of its own, which ends with it.
+  const cas = new CasClient();
+  analyseSide(source, { settings, scorer, cas })
     .then((result) => post({ type: 'side', id, ...result }))
-    .catch((error: unknown) => post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error), isSourceError: error instanceof CompareSourceError }))
-    // The CAS worker this one may have started ends with the request.
-    .finally(() => void releaseSharedCas());
+    .catch((error: unknown) => post({ type: 'failed', id, message: errorText(error), isSourceError: error instanceof CompareSourceError }))
+    .finally(() => void cas.dispose());
 });

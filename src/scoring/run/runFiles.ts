@@ -12,6 +12,7 @@ import type { FieldRole } from '../../core/profSettings';
 import type { SummaryCache } from './summaryCache';
 import type { JobOptions, SummaryOutcome } from './summaryPool';
 import { layoutNote, noFilesMessage, runFilesOf, type SkippedFile } from './runLayoutFiles';
+import { errorText } from '../../core/errorText';
 
 /** Summarises one file (a worker pool's job, or an in-process analysis). */
 export type FileSummariser = (file: string, options: JobOptions) => Promise<SummaryOutcome>;
@@ -158,7 +159,7 @@ class FilesPass {
       this.done(i, summary);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      this.done(i, failed(file, size, mtimeMs, `could not be summarised: ${error instanceof Error ? error.message : String(error)}`));
+      this.done(i, failed(file, size, mtimeMs, `could not be summarised: ${errorText(error)}`));
     } finally {
       this.inFlight.delete(i);
       this.finishedBytes += size;

@@ -9,9 +9,13 @@ import { isModelChoice } from '../../core/scorerChoice';
 import { ModelScorers } from '../scorers/modelScorers';
 import type { Scorer } from '../scorers/scorer';
 import { summariseFile } from './summariseFile';
+import { CasClient } from '../cas/casClient';
+import { errorText } from '../../core/errorText';
 
 const port = parentPort;
 const models = new ModelScorers();
+/** The worker's CAS, shared by its files and stopped when the worker is asked to end. */
+const cas = new CasClient();
 const running = new Map<number, AbortController>();
 /** Progress is throttled: a dashboard or a terminal line needs no more. */
 const PROGRESS_INTERVAL_MS = 200;
@@ -50,13 +54,14 @@ async function summarise(request: SummariseRequest): Promise<void> {
       scorer: choice,
       ...(model.scorer ? { modelScorer: model.scorer } : {}),
       signal: controller.signal,
+      cas,
       onBytes,
     });
     // A cancel that arrived while the last batch was analysed still wins over the result.
     controller.signal.throwIfAborted();
     post({ type: 'summarised', id: request.id, figures, scorerLabel, ...(model.error === undefined ? {} : { modelError: model.error }) });
   } catch (error) {
-    post({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error), isCancelled: controller.signal.aborted });
+    post({ type: 'failed', id: request.id, message: errorText(error), isCancelled: controller.signal.aborted });
   } finally {
     running.delete(request.id);
   }
@@ -72,7 +77,7 @@ port?.on('message', (message: unknown) => {
       running.get(message.id)?.abort();
       break;
     case 'shutdown':
-      void models.release().finally(() => process.exit(0));
+      void Promise.allSettled([models.release(), cas.dispose()]).finally(() => process.exit(0));
       break;
     default: {
       const unexpected: never = message;

@@ -3,6 +3,7 @@
  * line's own thread): its records streamed from disk into `summariseRecords`, with the label of the
  * scorer chain that scored them.
  */
+import type { CasService } from '../../core/cas/casService';
 import type { FileFigures } from '../../core/run/runSummary';
 import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
@@ -17,6 +18,8 @@ export interface SummariseFileOptions {
   scorer: ScorerChoice;
   modelScorer?: Scorer;
   signal?: AbortSignal;
+  /** Where the algebra runs (the worker's CAS). */
+  cas?: CasService;
   /** Bytes of the file read so far. */
   onBytes?: (bytes: number) => void;
 }
@@ -24,6 +27,6 @@ export interface SummariseFileOptions {
 export async function summariseFile(file: string, options: SummariseFileOptions): Promise<{ figures: FileFigures; scorerLabel: string }> {
   const { settings, scorer, modelScorer, signal } = options;
   const context = await adaptContextFor(file, { tokenizerDir: settings.tokenizerDir ?? null });
-  const figures = await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer, context, ...(modelScorer ? { modelScorer } : {}), ...(signal ? { signal } : {}) });
+  const figures = await summariseRecords(fileBatches(file, options.onBytes), { file, settings, scorer, context, ...(modelScorer ? { modelScorer } : {}), ...(signal ? { signal } : {}), ...(options.cas ? { cas: options.cas } : {}) });
   return { figures, scorerLabel: createScorerChain(scorer, modelScorer).info.label };
 }

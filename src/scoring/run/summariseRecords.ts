@@ -5,6 +5,7 @@
  * `StepPart` as soon as it is finished. Texts are never kept: memory is bounded by the rollouts of
  * the few steps open at once, whatever the file's size.
  */
+import type { CasService } from '../../core/cas/casService';
 import type { Diagnostic, SourceRecord } from '../../core/model';
 import type { ProfSettings } from '../../core/profSettings';
 import { partFromAnalysis, type StepPart } from '../../core/run/stepSummary';
@@ -29,6 +30,8 @@ export interface SummariseOptions {
   scorer: ScorerChoice;
   modelScorer?: Scorer;
   signal?: AbortSignal;
+  /** Where the algebra runs (the worker's CAS). */
+  cas?: CasService;
   /** What the file's records need from outside it (the tokenizer of token-id traces). */
   context?: AdaptContext;
   /**
@@ -112,7 +115,7 @@ class FileSummariser {
     const opened: OpenStep = {
       // A summary lists no infos and shows no rollout: the step-count check (an info) and the
       // presentation facts (low steps, evidence lines) are not made.
-      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, checkStepCounts: false, facts: false, ...(signal ? { signal } : {}), ...(context ? { context } : {}) }),
+      analyzer: new Analyzer({ fileName: file, settings, scorer, ...(modelScorer ? { modelScorer } : {}), keepText: false, rawOffsets: false, checkStepCounts: false, facts: false, ...(signal ? { signal } : {}), ...(context ? { context } : {}), ...(this.options.cas ? { cas: this.options.cas } : {}) }),
       firstLine: line,
     };
     this.open.set(step, opened);

@@ -13,6 +13,7 @@ import { createCriticScorer } from './critic/criticScorer';
 import { cachedScorer } from './cache/cachedScorer';
 import { createScoreCache } from './cache/scoreCache';
 import { modelDirIdentity } from './cache/identity';
+import { errorText } from '../../core/errorText';
 
 /** A usable model, or why there is none (a sentence a user can act on). */
 export type ModelResult = { scorer: Scorer } | { error: string };
@@ -42,7 +43,7 @@ const EXPECTED_SERVER = 'Expected a vLLM server running a process reward model (
 const EXPECTED_CRITIC = 'Expected an OpenAI-compatible server running a chat model (GET /v1/models, POST /v1/chat/completions)';
 
 function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  return errorText(error).replace(/\.$/, '');
 }
 
 /** Says what went wrong with a model and what was expected of it. */

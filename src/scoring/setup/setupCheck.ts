@@ -8,23 +8,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultProviders } from '../scorers/onnx/onnxScorer';
 import { checkModelFolder } from './setupModelCheck';
-import { checkEndpoints, endpointSectionTitle, messageOf } from './setupEndpointCheck';
+import { checkEndpoints, endpointSectionTitle } from './setupEndpointCheck';
+import { messageOf, type CheckLine, type CheckSection, type CheckStatus } from './checkLines';
 
-/** How one line of the report came out. `info` is neither good nor bad. */
-export type CheckStatus = 'ok' | 'warning' | 'error' | 'info';
-
-/** One finding: a short label and what was found. */
-export interface CheckLine {
-  status: CheckStatus;
-  label: string;
-  detail: string;
-}
-
-/** A titled group of findings. */
-export interface CheckSection {
-  title: string;
-  lines: CheckLine[];
-}
+export type { CheckLine, CheckSection, CheckStatus };
 
 /** The whole report. */
 export interface SetupReport {

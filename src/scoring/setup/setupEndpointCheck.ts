@@ -4,7 +4,6 @@
  * kind scoring makes — a PRM's `/pooling` score of the smoke rollout, or a critic's judgement of a
  * tiny solution with one planted error.
  */
-import type { StepScoring } from '../../core/model';
 import { createCriticScorer } from '../scorers/critic/criticScorer';
 import { plainHttpKeyWarning } from '../scorers/endpoints/endpointUrls';
 import { requestJson } from '../scorers/endpoints/request';
@@ -12,7 +11,8 @@ import { describeFacts, readModelFacts, type ModelFacts } from '../scorers/endpo
 import { createHttpScorer } from '../scorers/http/httpScorer';
 import type { EndpointScorer } from '../scorers/endpoints/servedScorer';
 import { CRITIC_PROBE, CRITIC_PROBE_ERROR_STEP, SMOKE_ROLLOUT } from '../scorers/probes';
-import type { CheckLine, CheckSection } from './setupCheck';
+import type { StepScoring } from '../../core/model';
+import { describeScoring, elapsed, messageOf, type CheckLine, type CheckSection } from './checkLines';
 
 /** Which endpoints to check, and as what. */
 export interface EndpointCheckOptions {
@@ -33,24 +33,6 @@ const JUDGE_TIMEOUT_MS = 120_000;
 /** The section title for a kind of endpoint. */
 export function endpointSectionTitle(kind: 'http' | 'critic'): string {
   return kind === 'critic' ? 'Critic endpoint' : 'vLLM endpoint';
-}
-
-export function elapsed(since: number): string {
-  return `${Math.round(performance.now() - since)} ms`;
-}
-
-/** An error's first line without a trailing full stop, for a report line. */
-export function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\.$/, '');
-}
-
-/** A PRM smoke score as a report line. */
-export function describeScoring(result: StepScoring | undefined, since: number): CheckLine {
-  if (result?.kind !== 'scored') {
-    return { status: 'error', label: 'smoke score', detail: `the rollout was not scored: ${result?.reason ?? 'no result'}` };
-  }
-  const scores = result.scores.map((s) => (s === null ? 'null' : s.toFixed(3))).join(', ');
-  return { status: 'ok', label: 'smoke score', detail: `${result.scores.length} steps scored in ${elapsed(since)}: ${scores}` };
 }
 
 /** A critic's judgement of the probe: found the planted error (ok), judged otherwise (warning), no answer (error). */

@@ -10,8 +10,7 @@ import { createOnnxScorer } from '../scorers/onnx/onnxScorer';
 import { parseProfileManifest, type ProfileManifest } from '../scorers/profiles/profile';
 import { TokenizerClient } from '../scorers/profiles/tokenizerClient';
 import { SMOKE_ROLLOUT } from '../scorers/probes';
-import type { CheckLine, CheckSection } from './setupCheck';
-import { describeScoring, elapsed, messageOf } from './setupEndpointCheck';
+import { describeScoring, elapsed, messageOf, type CheckLine, type CheckSection } from './checkLines';
 
 const REQUIRED_FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json', 'prof-lens.json'];
 

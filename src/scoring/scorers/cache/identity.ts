@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelFacts } from '../endpoints/servedModel';
+import type { ModelFacts } from '../endpoints/modelFacts';
 import { modelContentHash, type ContentHashOptions } from './modelHash';
 
 /** Identity of an exported model folder (`onnx` scorer): the hash of its files' contents. */

@@ -8,7 +8,7 @@
 import { shorten } from '../../../core/cas/casLimits';
 import type { CasService } from '../../../core/cas/casService';
 import type { NotDecided, StepScoring } from '../../../core/model';
-import { sharedCas } from '../../cas/casClient';
+import { holdCas } from '../../cas/casClient';
 import type { ScoreItem, ScoreOptions, Scorer } from '../scorer';
 import { casLatex, judgeFromValues } from './casCheck';
 import { judgeStep, stepOutcome, type JudgedClaim, type StepScores } from './stepCheck';
@@ -24,7 +24,7 @@ export interface CheckerOptions {
    * Default true; without it those claims are left unchecked.
    */
   useCas?: boolean;
-  /** Where the CAS runs (default: the process's CAS worker, on a time budget). */
+  /** Where the CAS runs (the caller's CAS worker); without one, the checker starts its own on first need and stops it on dispose. */
   cas?: CasService;
 }
 
@@ -37,11 +37,12 @@ export function createCheckerScorer(options: CheckerOptions = {}): Scorer {
     falseClaim: options.falseScore ?? CHECKER_DEFAULTS.falseClaim,
     pass: options.passScore ?? CHECKER_DEFAULTS.pass,
   };
-  const useCas = options.useCas ?? true;
+  // Without a CAS passed in, the checker starts its own on the first claim that needs it.
+  const held = (options.useCas ?? true) ? holdCas(options.cas) : null;
   return {
     info: { kind: 'checker', label: 'checker' },
-    score: (items, scoreOptions) => scoreItems(items, { scores, cas: useCas ? (options.cas ?? sharedCas()) : null, ...scoreOptions }),
-    dispose: () => Promise.resolve(),
+    score: (items, scoreOptions) => scoreItems(items, { scores, cas: held?.cas ?? null, ...scoreOptions }),
+    dispose: () => held?.release() ?? Promise.resolve(),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { EndpointStatus } from '../../../protocol/endpoints';
 import { backoffMs, EndpointError, gaveUp, requestOnce } from './request';
+import { errorText } from '../../../core/errorText';
 
 /** How the pool reaches its endpoints. */
 export interface EndpointPoolOptions {
@@ -171,7 +172,7 @@ export class EndpointPool {
       return null;
     } catch (error) {
       this.lifetime.signal.throwIfAborted();
-      const failure = error instanceof EndpointError ? error : new EndpointError(error instanceof Error ? error.message : String(error), { url: slot.base });
+      const failure = error instanceof EndpointError ? error : new EndpointError(errorText(error), { url: slot.base });
       if (failure.isTransient) this.setAside(slot, failure);
       else this.retire(slot.base, failure.message);
       return failure;

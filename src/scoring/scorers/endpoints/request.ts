@@ -57,6 +57,7 @@ export interface RequestPolicy extends AttemptOptions {
 }
 
 import { capText, previewJson } from '../../../core/presentation/capText';
+import { errorText } from '../../../core/errorText';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const MAX_BACKOFF_MS = 30_000;
@@ -254,7 +255,7 @@ function networkError(url: string, error: unknown, timedOutAfterMs: number | und
   }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-  const detail = code || (cause instanceof Error ? cause.message : String(cause));
+  const detail = code || errorText(cause);
   return new EndpointError(`cannot reach ${url} (${detail})`, { url, isTransient: true });
 }
 

@@ -6,19 +6,15 @@
  */
 import type { EndpointStatus } from '../../../protocol/endpoints';
 import { servedModelIdentity } from '../cache/identity';
+import type { ModelFacts } from './modelFacts';
 import { EndpointPool, type PoolAnswer } from './endpointPool';
 import { parseBaseUrls } from './endpointUrls';
 import { EndpointError, requestJson } from './request';
 import { capText } from '../../../core/presentation/capText';
+import { errorText } from '../../../core/errorText';
+import { isRecord } from '../../../core/isRecord';
 
-/** What a server says about the model it serves. `created` is left out: vLLM stamps it per request. */
-export interface ModelFacts {
-  id: string;
-  root: string | null;
-  maxModelLen: number | null;
-  parent: string | null;
-  ownedBy: string | null;
-}
+export type { ModelFacts };
 
 /** How to reach a served model. */
 export interface ServedModelOptions {
@@ -75,10 +71,6 @@ export function describeFacts(facts: ModelFacts): string {
 
 function sameModel(a: ModelFacts, b: ModelFacts): boolean {
   return a.id === b.id && a.root === b.root && a.maxModelLen === b.maxModelLen && a.parent === b.parent;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One model behind its endpoints. */
@@ -183,7 +175,7 @@ export class ServedModel {
       } else if (answer.reason instanceof EndpointError && answer.reason.isTransient) {
         this.pool.markFailed(base, answer.reason);
       } else {
-        this.pool.retire(base, answer.reason instanceof Error ? answer.reason.message : String(answer.reason));
+        this.pool.retire(base, errorText(answer.reason));
       }
     });
     return reference;

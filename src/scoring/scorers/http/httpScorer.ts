@@ -14,6 +14,7 @@ import { ServedScorer, type EndpointScorer } from '../endpoints/servedScorer';
 import { SMOKE_ROLLOUT } from '../probes';
 import { planTextInput, planTokenInput, PoolingShapeError, readPairs, type PoolingInput, type PoolingPlan } from './pooling';
 import { QWEN_PRM_MAX_TOKENS, QWEN_PRM_SEPARATOR_ID } from './qwenPrompt';
+import { errorText } from '../../../core/errorText';
 
 /** Settings of the `http` scorer. */
 export interface HttpScorerOptions extends ServedModelOptions {
@@ -103,7 +104,7 @@ function toScoring({ body, url }: PoolAnswer, request: PoolingInput, scorer: str
     pairs = readPairs(body);
   } catch (error) {
     // Whatever went wrong reading the answer names the server that gave it.
-    const what = error instanceof PoolingShapeError ? error.message : `its answer could not be read (${error instanceof Error ? error.message : String(error)})`;
+    const what = error instanceof PoolingShapeError ? error.message : `its answer could not be read (${errorText(error)})`;
     throw new EndpointError(`configuration error: ${url} answered, but not as a PRM does: ${what}; ${CONFIGURATION_HINT}`, { url, isConfiguration: true });
   }
   if (pairs.length !== request.expectedPairs) {

@@ -5,6 +5,7 @@
  */
 import { buildQwenPrmText, textInputProblem } from './qwenPrompt';
 import { previewJson } from '../../../core/presentation/capText';
+import { isRecord } from '../../../core/isRecord';
 
 /** What to post for one rollout, and how many pairs must come back. */
 export interface PoolingInput {
@@ -96,8 +97,7 @@ function checkPair(pair: unknown, index: number): number[] {
 }
 
 function fieldOf(value: unknown, name: string): unknown {
-  const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value);
-  return isRecord ? (value as Record<string, unknown>)[name] : undefined;
+  return isRecord(value) ? value[name] : undefined;
 }
 
 function describe(value: unknown): string {

@@ -10,6 +10,7 @@ import {
   type WorkerToHostMessage,
 } from '../../../protocol/onnx';
 import { openPrmSession, runPrmBatch, type PrmSession } from './session';
+import { errorText } from '../../../core/errorText';
 
 let prm: PrmSession | null = null;
 let chain: Promise<void> = Promise.resolve();
@@ -71,7 +72,7 @@ parentPort?.on('message', (raw: unknown) => {
       const reply = await handle(raw);
       if (reply) send(reply);
     } catch (err) {
-      send({ type: 'failed', id: raw.id, message: err instanceof Error ? err.message : String(err) });
+      send({ type: 'failed', id: raw.id, message: errorText(err) });
     }
   });
 });

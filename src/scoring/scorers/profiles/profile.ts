@@ -5,6 +5,7 @@
  */
 import type { ReadoutSpec } from '../../../protocol/onnx';
 import type { PrmTokenizer } from './checkpointTokenizer';
+import { isRecord } from '../../../core/isRecord';
 
 export type ProfileName = 'qwen-prm' | 'skywork-prm' | 'lmhead-prm' | 'token-cls-prm';
 
@@ -63,10 +64,6 @@ const DEFAULTS: Record<ProfileName, ProfileDefaults> = {
   'lmhead-prm': { separatorId: 12902, readout: 'softmax', maxTokens: 4096 },
   'token-cls-prm': { separatorId: null, readout: 'softmax', maxTokens: 4096 },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function optional<T>(
   raw: Record<string, unknown>,

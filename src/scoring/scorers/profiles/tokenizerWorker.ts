@@ -11,6 +11,7 @@ import { SMOKE_ROLLOUT } from '../probes';
 import { buildPrmInput } from './prmInput';
 import { resolveProfile, type PrmProfile, type ProfileManifest } from './profile';
 import { loadPrmTokenizer, type PrmTokenizer } from './checkpointTokenizer';
+import { errorText } from '../../../core/errorText';
 
 const port = parentPort;
 let loaded: { modelDir: string; tokenizer: PrmTokenizer; profile: PrmProfile } | null = null;
@@ -41,12 +42,12 @@ port?.on('message', (message: unknown) => {
         try {
           post({ type: 'input', id: message.id, index, input: buildPrmInput({ profile, tokenizer, prompt: item.prompt, steps: item.steps }), error: null });
         } catch (error) {
-          post({ type: 'input', id: message.id, index, input: null, error: error instanceof Error ? error.message : String(error) });
+          post({ type: 'input', id: message.id, index, input: null, error: errorText(error) });
         }
       });
       post({ type: 'done', id: message.id });
     } catch (error) {
-      post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
+      post({ type: 'failed', id: message.id, message: errorText(error) });
     }
   })();
 });
