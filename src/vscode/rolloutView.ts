@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { RolloutDetail } from '../protocol/analysis';
-import type { AnalysisClient } from '../scoring/analysisClient';
+import type { AnalysisClient } from '../scoring/analysis/analysisClient';
 import type { AnalysisStore } from './analysisStore';
 import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decorations';
 import { fillSummary } from '../core/presentation/summaryWords';

@@ -3,7 +3,7 @@
  * block per numbered step, the final answer and the gold. Returns where each piece landed so the
  * view can carry the raw file's decorations, hovers and navigation. Pure: no `vscode` import.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import type { RolloutDetail } from '../protocol/analysis';
 import { formatScore } from '../core/presentation/numbers';
 import { clip } from '../core/presentation/numbers';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { emptyQuery, parseExplorerQuery, type ExplorerQuery } from '../../core/explore/explorerQuery';
 import { isExplorerState } from '../../protocol/explorer';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
 import { showInfo } from '../notify';

@@ -10,9 +10,9 @@ import { exportProcessBench, type ExportSource } from '../../core/labels/labelMa
 import { sidecarPath } from '../../core/labels/labelStore';
 import { formatScore } from '../../core/presentation/numbers';
 import type { RolloutSummary } from '../../protocol/analysis';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { writeProcessBenchExport } from '../../scoring/labels/labelFiles';
-import { checkOutputs } from '../../scoring/outputFiles';
+import { checkOutputs } from '../../scoring/output/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import { showError, showInfo } from '../notify';

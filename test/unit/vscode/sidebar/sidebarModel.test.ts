@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summariseRollout, type RolloutSummary } from '../../../../src/protocol/analysis';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import {
   fileNode, groupNodes, groupsInOrder, MAX_CHILDREN, rolloutNodes, type GroupNode, type RolloutNode,
 } from '../../../../src/vscode/sidebar/sidebarModel';
