@@ -5,7 +5,7 @@
  * task order, as each is decided, then `done`. A result per task lets the host's time budget know
  * which task the worker is on when it stops answering.
  */
-import type { CasResult, CasTask } from '../core/casService';
+import type { CasResult, CasTask } from '../core/cas/casService';
 import { arrayOf, either, isBoolean, isNumber, isString, literal, nullable, shape, type Guard } from './guards';
 import { message, protocol, request, type Sent } from './messages';
 

@@ -4,6 +4,7 @@
  * is built from its fields' guards (`shape`), so a message's type and its check come from one
  * declaration.
  */
+import { isRecord } from '../core/isRecord';
 
 /** Checks a value received from elsewhere and narrows it. */
 export type Guard<T> = (value: unknown) => value is T;
@@ -28,10 +29,8 @@ export type FieldsType<F extends Fields> = Simplify<
   }
 >;
 
-/** A plain object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** A plain object (not null, not an array): core's one definition, here beside the other blocks. */
+export { isRecord };
 
 export const isString: Guard<string> = (value): value is string => typeof value === 'string';
 export const isBoolean: Guard<boolean> = (value): value is boolean => typeof value === 'boolean';

@@ -5,7 +5,7 @@
  * `removed` when a run leaves. Commands from the webview (`openStep`, `addRun`, `removeRun`) get
  * no answer. Both ends check every message on arrival with the guards below.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import type { StepSummary } from '../core/run/stepSummary';
 import { arrayOf, isArray, isCount, isRecord, isString, outline, type Guarded } from './guards';
 import { message, protocol, ready, savedState, type Sent } from './messages';

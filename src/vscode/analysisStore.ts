@@ -4,9 +4,9 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisSource, AnalysisSummary, RolloutSummary } from '../protocol/analysis';
-import { CancelledError, type AnalysisClient } from '../scoring/analysisClient';
+import { CancelledError, type AnalysisClient } from '../scoring/analysis/analysisClient';
 import { RolloutIndex } from './rolloutIndex';
-import type { ScorerNotice } from './scorerChoice';
+import type { ScorerNotice } from './scorerFromSettings';
 import type { HostScorerPlan, ScorerPlanner } from './scoringSettings';
 import type { SendGuard } from './sendGuard';
 import { readScorerChoice } from './settings';

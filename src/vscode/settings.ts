@@ -6,10 +6,10 @@
  * re-analysis are listed in `reanalysisSettingIds`.
  */
 import * as vscode from 'vscode';
-import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
-import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
+import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/profSettings';
+import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/profSettings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import { trustedValue, type SettingLevels } from './scorerChoice';
+import { trustedValue, type SettingLevels } from './scorerFromSettings';
 import { DEFAULT_SUMMARY_TEMPLATE, reanalysisSettingIds, settingIds } from './settingIds';
 import { showWarning } from './notify';
 

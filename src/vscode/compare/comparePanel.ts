@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { isCompareToHost, type CompareSubject, type CompareToHost, type HostToCompare } from '../../protocol/explorer';
 import { unhandled } from '../../protocol/messages';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 
 /** The Compare view (not restored after a reload: its comparison is not saved). */

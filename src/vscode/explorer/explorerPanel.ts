@@ -9,7 +9,7 @@ import type { ExplorerQuery } from '../../core/explore/explorerQuery';
 import { exportRows, isExplorerToHost, query, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
 import { unhandled } from '../../protocol/messages';
 import type { ExportResult } from '../../protocol/panel';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 

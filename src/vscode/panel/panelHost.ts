@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { exportDecisions, exportKept, isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
 import { unhandled } from '../../protocol/messages';
 import type { PanelLabels } from '../labels/panelLabels';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { PARQUET_EDITOR_VIEW_TYPE } from '../panel/panelFeature';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
 import { unhandled } from '../../protocol/messages';
-import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
+import type { RunTrackerDeps } from '../../scoring/run/runTracker';
 import { showError } from '../notify';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { RunSession } from './runSession';

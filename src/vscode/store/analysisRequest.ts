@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { AnalyseRequest, AnalysisSource } from '../../protocol/analysis';
-import { defaultCacheDir } from '../../scoring/cache/identity';
+import { defaultCacheDir } from '../../scoring/scorers/cache/identity';
 import type { HostScorerPlan } from '../scoringSettings';
 import { readSettings } from '../settings';
 import { priorityLines } from './priorityLines';

@@ -14,9 +14,9 @@ import { compareWorkerProtocol } from '../../../src/protocol/compare';
 import { compareProtocol, explorerProtocol } from '../../../src/protocol/explorer';
 import { panelProtocol } from '../../../src/protocol/panel';
 import { runProtocol } from '../../../src/protocol/run';
-import { summaryProtocol } from '../../../src/protocol/trend';
+import { summaryProtocol } from '../../../src/protocol/runSummaries';
 import { tokenizerProtocol } from '../../../src/protocol/tokenizer';
-import { onnxProtocol } from '../../../src/protocol/worker';
+import { onnxProtocol } from '../../../src/protocol/onnx';
 
 const protocols: Record<string, Protocol<readonly MessageDescriptor[]>> = {
   analysis: analysisProtocol,
