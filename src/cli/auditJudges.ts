@@ -9,6 +9,7 @@ import { matchLabel } from '../core/labels/labelMatch';
 import type { LabelStore } from '../core/labels/labelStore';
 import { recordLocation } from '../core/presentation/locationWords';
 import type { SendPlan } from '../protocol/analysis';
+import { buildModelConfig } from '../protocol/modelConfig';
 import { consentText } from '../scoring/scorers/critic/consentText';
 import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from '../scoring/scorers/critic/criticScorer';
 import { plainHttpKeyWarning } from '../scoring/scorers/endpoints/endpointUrls';
@@ -48,9 +49,7 @@ export async function judgeByCritic(sample: readonly AnalysedRollout[], args: Pa
   if (keyWarning) io.stderr(`prof-lens: warning: ${keyWarning}\n`);
   const maxTokens = args.values.has('--max-tokens') ? Number(args.values.get('--max-tokens')) : undefined;
   const modelName = args.values.get('--model-name');
-  const scorer = await openModelScorer({
-    kind: 'critic', urls, cacheDir: cacheDirOf(args), ...(apiKey ? { apiKey } : {}), ...(modelName ? { modelName } : {}), ...(maxTokens ? { maxTokens } : {}),
-  });
+  const scorer = await openModelScorer(buildModelConfig({ kind: 'critic', urls }, { cacheDir: cacheDirOf(args), apiKey, modelName, maxTokens: maxTokens || undefined }));
   try {
     const items: ScoreItem[] = sample.filter((r) => r.steps.length > 0).map((r) => ({ id: r.id, prompt: r.prompt, steps: stepTexts(r) }));
     await askConsent(planOf(scorer, urls, await missesOf(scorer, items), maxTokens ?? DEFAULT_CRITIC_MAX_TOKENS), keyWarning, args, io);

@@ -4,7 +4,7 @@
  * unless `--no-cache` is given. `--url` may be repeated: the requests are spread over the servers.
  */
 import { describeEndpoint } from '../protocol/endpoints';
-import type { ModelConfig } from '../protocol/modelConfig';
+import { buildModelConfig, type ModelConfig } from '../protocol/modelConfig';
 import { isModelChoice, type ModelChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { Scorer } from '../scoring/scorers/scorer';
 import type { CachedScorer } from '../scoring/scorers/cache/cachedScorer';
@@ -56,21 +56,20 @@ export async function modelConfigOf(args: ParsedArgs, io: CliIo): Promise<ModelC
   };
   if (modelDir) {
     const providers = args.values.get('--providers')?.split(',').map((p) => p.trim());
-    return { kind: 'onnx', modelDir, cacheDir, ...(providers ? { providers } : {}), ...(number('--threads') ? { intraOpThreads: number('--threads') } : {}) };
+    return buildModelConfig({ kind: 'onnx', modelDir }, { cacheDir, providers, intraOpThreads: number('--threads') });
   }
   const [{ API_KEY_ENV }, { plainHttpKeyWarning }] = await Promise.all([import('../scoring/scorers/http/httpScorer'), import('../scoring/scorers/endpoints/endpointUrls')]);
   const apiKey = (io.env ?? process.env)[API_KEY_ENV] || undefined;
   const warning = plainHttpKeyWarning(urls, apiKey !== undefined);
   if (warning) io.stderr(`prof-lens: warning: ${warning}\n`);
-  const served = {
-    urls,
+  return buildModelConfig({ kind: args.scorer === 'critic' ? 'critic' : 'http', urls }, {
     cacheDir,
-    ...(args.values.get('--model-name') ? { modelName: args.values.get('--model-name') } : {}),
-    ...(number('--concurrency') ? { concurrency: number('--concurrency') } : {}),
-    ...(args.values.has('--timeout') ? { timeoutMs: timeoutMs(args.values.get('--timeout')!) } : {}),
-    ...(apiKey ? { apiKey } : {}),
-  };
-  return args.scorer === 'critic' ? { kind: 'critic', ...served, ...(number('--max-tokens') ? { maxTokens: number('--max-tokens') } : {}) } : { kind: 'http', ...served };
+    apiKey,
+    modelName: args.values.get('--model-name'),
+    concurrency: number('--concurrency'),
+    timeoutMs: args.values.has('--timeout') ? timeoutMs(args.values.get('--timeout')!) : undefined,
+    maxTokens: number('--max-tokens'),
+  });
 }
 
 /** A model scorer (behind the score cache unless `--no-cache`) when `--model` or `--url` is given; null otherwise. */

@@ -36,6 +36,39 @@ export type ModelConfig =
   | (ServedConfig & { kind: 'http' })
   | (ServedConfig & { kind: 'critic'; /** `max_tokens` of each answer. */ maxTokens?: number });
 
+/** Which model: an ONNX folder, or the URLs of a served PRM (`http`) or a critic. */
+export type ModelTargetOf = { kind: 'onnx'; modelDir: string } | { kind: 'http' | 'critic'; urls: string[] };
+
+/** What the CLI's flags or the editor's settings add to a target; an absent or undefined option is left out. */
+export interface ModelOptions {
+  cacheDir: string | null;
+  apiKey?: string | undefined;
+  workerPath?: string | undefined;
+  providers?: string[] | undefined;
+  intraOpThreads?: number | undefined;
+  modelName?: string | undefined;
+  concurrency?: number | undefined;
+  timeoutMs?: number | undefined;
+  maxTokens?: number | undefined;
+}
+
+/**
+ * The one way a model configuration is built, by the CLI and by the editor alike: each kind takes
+ * only its own options, and an option not given is absent (so equal settings give equal keys).
+ */
+export function buildModelConfig(target: ModelTargetOf, options: ModelOptions): ModelConfig {
+  const given = <K extends keyof ModelOptions>(...keys: K[]): Partial<Pick<ModelOptions, K>> => {
+    const out: Partial<Pick<ModelOptions, K>> = {};
+    for (const key of keys) if (options[key] !== undefined && options[key] !== '') out[key] = options[key];
+    return out;
+  };
+  if (target.kind === 'onnx') {
+    return { kind: 'onnx', modelDir: target.modelDir, ...given('workerPath'), cacheDir: options.cacheDir, ...given('providers', 'intraOpThreads') } as ModelConfig;
+  }
+  const served = { urls: target.urls, cacheDir: options.cacheDir, ...given('modelName', 'concurrency', 'timeoutMs', 'apiKey') };
+  return (target.kind === 'critic' ? { kind: 'critic', ...served, ...given('maxTokens') } : { kind: 'http', ...served }) as ModelConfig;
+}
+
 const urls = where(arrayOf(isString), (list) => list.length > 0);
 const served = { cacheDir: nullable(isString), urls, modelName: optional(isString), concurrency: optional(isNumber), timeoutMs: optional(isNumber), apiKey: optional(isString) };
 

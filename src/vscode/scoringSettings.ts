@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { defaultCacheDir } from '../scoring/scorers/cache/identity';
-import type { ModelConfig } from '../protocol/modelConfig';
+import { buildModelConfig, type ModelConfig } from '../protocol/modelConfig';
 import type { ScorerChoice } from '../core/scorerChoice';
 import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type TrustedValue } from './scorerFromSettings';
 import { readCriticSettings, readScorerChoice, settingLevels } from './settings';
@@ -33,10 +33,9 @@ export type ScorerPlanner = (scope?: vscode.ConfigurationScope) => HostScorerPla
 
 function toConfig(target: ModelTarget | null, env: ModelEnvironment, scope?: vscode.ConfigurationScope): ModelConfig | null {
   if (!target) return null;
-  if (target.kind === 'onnx') return { kind: 'onnx', modelDir: target.modelDir, workerPath: env.onnxWorkerPath, cacheDir: env.cacheDir };
-  const apiKey = env.apiKey?.();
-  const served = { urls: target.urls, cacheDir: env.cacheDir, ...(apiKey ? { apiKey } : {}) };
-  return target.kind === 'critic' ? { kind: 'critic', ...served, ...readCriticSettings(scope) } : { kind: 'http', ...served };
+  if (target.kind === 'onnx') return buildModelConfig(target, { workerPath: env.onnxWorkerPath, cacheDir: env.cacheDir });
+  const options = { cacheDir: env.cacheDir, apiKey: env.apiKey?.() };
+  return buildModelConfig(target, target.kind === 'critic' ? { ...options, ...readCriticSettings(scope) } : options);
 }
 
 /** Reads the scorer settings, honouring workspace trust. */
