@@ -16,6 +16,7 @@ import { consentFor } from './store/criticConsent';
 import { DocumentTimers } from './store/debounce';
 import { recoverAfterRestart } from './store/restartRecovery';
 import { holdsRolloutRecords, isRolloutDocument } from './store/rolloutDocuments';
+import { errorText } from '../core/errorText';
 
 export { holdsRolloutRecords, isRolloutDocument } from './store/rolloutDocuments';
 export type { AnalysisProgress } from './store/analysisProgress';
@@ -218,7 +219,7 @@ export class AnalysisStore implements vscode.Disposable {
       (error: unknown) => {
         // A failed analysis no longer runs: a worker restart may redo it.
         if (entry.cancel === job.cancel) entry.cancel = undefined;
-        if (!(error instanceof CancelledError)) this.progress.failed(uri, error instanceof Error ? error.message : String(error));
+        if (!(error instanceof CancelledError)) this.progress.failed(uri, errorText(error));
       },
     );
   }

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { Guard } from '../protocol/guards';
 import type { ResultOf, ViewRequest } from '../protocol/messages';
 import { loadPanelPage } from './panel/panelPage';
+import { errorText } from '../core/errorText';
 
 /** What makes one kind of panel: its webview type, its page, and the guard of what its webview sends. */
 export interface PanelDeclaration<FromView extends { type: string }> {
@@ -69,9 +70,6 @@ export interface PanelHandlers<FromView extends { type: string }> {
   onMessage(message: Exclude<FromView, { type: 'ready' }>): void;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A live panel: the webview, its page, its messages, its end. */
 export class WebviewPanelHost<ToView extends { type: string }, FromView extends { type: string }> implements vscode.Disposable {
@@ -124,7 +122,7 @@ export class WebviewPanelHost<ToView extends { type: string }, FromView extends 
   ): void {
     void Promise.resolve()
       .then(work)
-      .catch((error: unknown) => onError(describe(error)))
+      .catch((error: unknown) => onError(errorText(error)))
       .then((result) => this.post({ type: 'response', requestId: request.requestId, method: descriptor.type, result } as unknown as ToView));
   }
 

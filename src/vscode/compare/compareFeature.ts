@@ -13,6 +13,7 @@ import { revealRollout } from '../panel/panelFeature';
 import { createPanel } from '../webviewPanel';
 import { analysedFileInView } from '../explorer/explorerFeature';
 import { COMPARE_PANEL, ComparePanel } from './comparePanel';
+import { errorText } from '../../core/errorText';
 
 export interface CompareFeatureDeps {
   extensionUri: vscode.Uri;
@@ -81,7 +82,7 @@ export function createCompareFeature(deps: CompareFeatureDeps): vscode.Disposabl
         view.show({ a: a.toString(), b: b.toString(), labelA: basename(a.path), labelB: basename(b.path), comparison: answer.comparison });
       });
     } catch (error) {
-      void showError(`PROF Lens: cannot compare: ${error instanceof Error ? error.message : String(error)}`);
+      void showError(`PROF Lens: cannot compare: ${errorText(error)}`);
     }
   };
   return vscode.Disposable.from(

@@ -8,6 +8,7 @@ import { isCompareToHost, type CompareSubject, type CompareToHost, type HostToCo
 import { unhandled } from '../../protocol/messages';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
+import { errorText } from '../../core/errorText';
 
 /** The Compare view (not restored after a reload: its comparison is not saved). */
 export const COMPARE_PANEL: PanelDeclaration<CompareToHost> = {
@@ -64,7 +65,7 @@ export class ComparePanel implements vscode.Disposable {
         if (!subject) return;
         this.deps.client.explore(subject.a, { method: 'promptSides', other: subject.b, index: message.index }).then(
           (answer) => this.post({ type: 'sides', index: message.index, sides: answer.sides }),
-          (error: unknown) => this.post({ type: 'sidesFailed', index: message.index, message: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => this.post({ type: 'sidesFailed', index: message.index, message: errorText(error) }),
         );
         break;
       case 'open':

@@ -12,6 +12,7 @@ import type { ExportResult } from '../../protocol/panel';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
+import { errorText } from '../../core/errorText';
 
 /** The Rollout Explorer panel. */
 export const EXPLORER_PANEL: PanelDeclaration<ExplorerToHost> = {
@@ -35,9 +36,6 @@ export interface ExplorerPanelDeps {
   reveal: (source: vscode.Uri, rolloutId: number) => Promise<void>;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class ExplorerPanel implements vscode.Disposable {
   private readonly view: WebviewPanelHost<HostToExplorer, ExplorerToHost>;
@@ -114,7 +112,7 @@ export class ExplorerPanel implements vscode.Disposable {
       this.panel.title = `Explorer · ${answer.title}`;
       return { status: 'answered', answer };
     } catch (error) {
-      return { status: 'failed', message: describe(error) };
+      return { status: 'failed', message: errorText(error) };
     }
   }
 

@@ -20,6 +20,7 @@ import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from '../rolloutView';
 import { isLabelCommandArgs, stepCountOf, type LabelCommandArgs } from './labelArgs';
 import { labelWords } from './labelFigures';
 import type { LabelChange, LabelsController } from './labelsController';
+import { errorText } from '../../core/errorText';
 
 /** What the commands work with. */
 export interface LabelCommandDeps {
@@ -100,7 +101,7 @@ async function label(deps: LabelCommandDeps, arg: unknown, kind: 'firstWrongStep
     const path = await deps.labels.change(source, rollout.id, change);
     vscode.window.setStatusBarMessage(`PROF Lens: ${doneText(change, rollout)} · saved in ${basename(path)}`, 8_000);
   } catch (error) {
-    void showError(`PROF Lens: could not label: ${error instanceof Error ? error.message : String(error)}`);
+    void showError(`PROF Lens: could not label: ${errorText(error)}`);
   }
 }
 
@@ -153,7 +154,7 @@ async function exportLabels(deps: LabelCommandDeps, arg: unknown): Promise<void>
     await writeProcessBenchExport(target.fsPath, items);
     void showInfo(`PROF Lens: exported ${items.length} labelled rollout${items.length === 1 ? '' : 's'} to ${target.fsPath}`);
   } catch (error) {
-    void showError(`PROF Lens: export failed: ${error instanceof Error ? error.message : String(error)}`);
+    void showError(`PROF Lens: export failed: ${errorText(error)}`);
   }
 }
 

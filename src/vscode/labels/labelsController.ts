@@ -20,6 +20,7 @@ import { readLabelsFile, writeLabelsSidecar } from '../../scoring/labels/labelFi
 import { checkOutputs } from '../../scoring/output/outputFiles';
 import type { AnalysisStore, DocumentAnalysis } from '../analysisStore';
 import { sidecarState, type SidecarState } from './sidecarState';
+import { errorText } from '../../core/errorText';
 
 /** What the labels need from the rest of the extension. */
 export interface LabelsDeps {
@@ -197,7 +198,7 @@ async function readSidecar(dumpPath: string): Promise<SidecarState> {
     return sidecarState(await readLabelsFile(path), path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sidecarState(null, path);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return { ...sidecarState(null, path), exists: true, problems: [`${path}: ${message}`], isWritable: false, whyNotWritable: `${basename(path)} cannot be read (${message}); it is left as it is` };
   }
 }

@@ -13,6 +13,7 @@ import type { AnalysisStore } from '../analysisStore';
 import { decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from './exportFiles';
 import { InputFile } from '../../scoring/inputs/inputFile';
 import { parquetLines } from '../../scoring/inputs/parquetRows';
+import { errorText } from '../../core/errorText';
 
 /** A parquet file's rows as lines of JSON, read from disk (a parquet file is never an edited document). */
 async function parquetRowLines(path: string): Promise<{ line: number; raw: string }[]> {
@@ -101,6 +102,6 @@ export async function runExport(store: Store, job: ExportJob): Promise<ExportRes
     else await vscode.workspace.fs.writeFile(target, output.bytes);
     return { status: 'saved', path: target.scheme === 'file' ? target.fsPath : target.toString(), lines: output.lines };
   } catch (error) {
-    return { status: 'failed', message: error instanceof Error ? error.message : String(error) };
+    return { status: 'failed', message: errorText(error) };
   }
 }

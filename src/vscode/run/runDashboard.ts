@@ -15,6 +15,7 @@ import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
 import { chartQuery } from '../../core/explore/chartQueries';
 import { commandIds } from '../commandIds';
+import { errorText } from '../../core/errorText';
 
 /** The Run Dashboard panel. */
 export const RUN_DASHBOARD_PANEL: PanelDeclaration<RunWebviewToHost> = {
@@ -68,7 +69,7 @@ export class RunDashboard implements vscode.Disposable {
     session.tracker.onDidChange(() => this.changed(id));
     this.updateTitle();
     session.start().catch((error: unknown) => {
-      void showError(`PROF Lens: cannot open the training run ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      void showError(`PROF Lens: cannot open the training run ${uri.fsPath}: ${errorText(error)}`);
       this.remove(id);
     });
     this.changed(id);
@@ -176,7 +177,7 @@ export class RunDashboard implements vscode.Disposable {
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
     } catch (error) {
-      void showError(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      void showError(`PROF Lens: cannot open step ${step}'s file ${uri.fsPath}: ${errorText(error)}`);
     }
   }
 
