@@ -57,6 +57,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
+  const runFeature = createRunFeature({
+    extensionUri: context.extensionUri,
+    workerPath: context.asAbsolutePath('dist/runWorker.js'),
+    cacheDir: environment.cacheDir,
+    planner: scorerPlanner(environment),
+    // A step file over 50 MB is read from disk and shown in the file dashboard, as Open Large Rollout File does.
+    openLargeFile: async (uri) => {
+      store.analyseFile(uri);
+      await vscode.commands.executeCommand(commandIds.showDashboard, uri);
+    },
+  });
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
   context.subscriptions.push(
     metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
@@ -84,18 +95,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
     createCompareFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),
-    createSidebar(store),
-    createRunFeature({
-      extensionUri: context.extensionUri,
-      workerPath: context.asAbsolutePath('dist/runWorker.js'),
-      cacheDir: environment.cacheDir,
-      planner: scorerPlanner(environment),
-      // A step file over 50 MB is read from disk and shown in the file dashboard, as Open Large Rollout File does.
-      openLargeFile: async (uri) => {
-        store.analyseFile(uri);
-        await vscode.commands.executeCommand(commandIds.showDashboard, uri);
-      },
-    }),
+    runFeature.feature,
+    createSidebar(store, runFeature.runs),
   );
   metrics.activated(loadStartedAt);
 }

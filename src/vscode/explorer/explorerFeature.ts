@@ -32,10 +32,10 @@ function isExploreArgs(value: unknown): value is ExploreArgs {
 }
 
 /** A node of the PROF Lens sidebar, as its context menu hands it over. */
-function isSidebarNode(value: unknown): value is { kind: 'file' | 'group' | 'rollout'; source: string; groupId?: unknown } {
+function isSidebarNode(value: unknown): value is { kind: 'file' | 'group' | 'rollout' | 'step'; source: string; groupId?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return (v['kind'] === 'file' || v['kind'] === 'group' || v['kind'] === 'rollout') && typeof v['source'] === 'string';
+  return (v['kind'] === 'file' || v['kind'] === 'group' || v['kind'] === 'rollout' || v['kind'] === 'step') && typeof v['source'] === 'string';
 }
 
 /** The analysed file the user means: the active editor's, else a visible one, else the only one. */
@@ -57,8 +57,8 @@ function targetOf(store: ExplorerFeatureDeps['store'], arg: unknown): ExplorerTa
     }
     return { source: vscode.Uri.parse(arg.source), query };
   }
-  // The sidebar's context menu passes its node: a group opens filtered to that group; a file or a
-  // rollout opens the whole file.
+  // The sidebar's context menu passes its node: a group opens filtered to that group; a file, a
+  // rollout or a run's step opens the whole file.
   if (isSidebarNode(arg)) {
     const query = arg.kind === 'group' && typeof arg.groupId === 'string' ? { ...emptyQuery(), filter: { group: arg.groupId } } : null;
     return { source: vscode.Uri.parse(arg.source), query };

@@ -15,6 +15,7 @@ import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
 import { chartQuery } from '../../core/explore/chartQueries';
 import { commandIds } from '../commandIds';
+import type { SidebarRun } from '../sidebar/sidebarModel';
 import { errorText } from '../../core/errorText';
 
 /** The Run Dashboard panel. */
@@ -51,6 +52,9 @@ export class RunDashboard implements vscode.Disposable {
   private readonly dirty = new Set<string>();
   private sendTimer: ReturnType<typeof setTimeout> | undefined;
   readonly onDidDispose: vscode.Event<void>;
+  private readonly runsChanged = new vscode.EventEmitter<void>();
+  /** A run was added or removed, or its summaries changed (at most every SEND_INTERVAL_MS). */
+  readonly onDidChangeRuns = this.runsChanged.event;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: RunDashboardDeps) {
     this.view = new WebviewPanelHost(panel, RUN_DASHBOARD_PANEL, deps.extensionUri, { onReady: () => this.sendAll(), onMessage: (message) => this.handle(message) });
@@ -75,6 +79,20 @@ export class RunDashboard implements vscode.Disposable {
     this.changed(id);
   }
 
+  /** The runs and their steps as the sidebar lists them. */
+  sidebarRuns(): SidebarRun[] {
+    const labels = this.labels();
+    return this.runIds.map((runId) => {
+      const tracker = this.sessions.get(runId)!.tracker;
+      const progress = tracker.progress;
+      const steps = tracker.summary().steps.map((s) => {
+        const file = s.sources[0]?.file ?? null;
+        return { step: s.step, rollouts: s.rollouts, accuracy: s.accuracy, suspectedFalsePositives: s.suspectedFalsePositives, file, source: file === null ? null : vscode.Uri.file(file).toString() };
+      });
+      return { runId, label: labels.get(runId) ?? runId, steps, pending: progress ? Math.max(0, progress.filesTotal - progress.filesDone) : 0 };
+    });
+  }
+
   /** The runs shown, by URI. */
   get runIds(): string[] {
     return [...this.sessions.keys()];
@@ -90,6 +108,8 @@ export class RunDashboard implements vscode.Disposable {
     clearTimeout(this.sendTimer);
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
+    this.runsChanged.fire();
+    this.runsChanged.dispose();
     this.view.dispose();
   }
 
@@ -119,6 +139,7 @@ export class RunDashboard implements vscode.Disposable {
     this.sessions.delete(id);
     this.updateTitle();
     this.post({ type: 'removed', runId: id });
+    this.runsChanged.fire();
     // Labels may get shorter once a namesake is gone.
     this.sendAll();
   }
@@ -148,6 +169,7 @@ export class RunDashboard implements vscode.Disposable {
     if (this.sendTimer !== undefined) return;
     this.sendTimer = setTimeout(() => {
       this.sendTimer = undefined;
+      this.runsChanged.fire();
       if (!this.view.isReady) return;
       const labels = this.labels();
       for (const dirtyId of this.dirty) {
@@ -164,7 +186,7 @@ export class RunDashboard implements vscode.Disposable {
   }
 
   /** Opens the file a step's rollouts are in, at the step's first record, in the editor with every PROF Lens feature. */
-  private async openStep(id: string, step: number): Promise<void> {
+  async openStep(id: string, step: number): Promise<void> {
     const source = this.sessions.get(id)?.tracker.summary().steps.find((s) => s.step === step)?.sources[0];
     if (!source) return;
     const uri = vscode.Uri.file(source.file);

@@ -19,6 +19,7 @@ import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
 import { codeIdentity, createSummaryCache, summaryIdentity, type SummaryCache } from '../../scoring/run/summaryCache';
 import { SummaryPool } from '../../scoring/run/summaryPool';
 import type { RunTrackerDeps } from '../../scoring/run/runTracker';
+import type { SidebarRun } from '../sidebar/sidebarModel';
 import { commandIds } from '../commandIds';
 import type { ScorerPlanner } from '../scoringSettings';
 import { runScoring, type RunScoring } from './runScoring';
@@ -56,8 +57,16 @@ export async function runOfFile(file: vscode.Uri): Promise<vscode.Uri> {
   return steps.length > 1 ? vscode.Uri.file(folder) : file;
 }
 
+/** The open runs as the sidebar lists them, and when they change. */
+export interface RunList {
+  readonly onDidChange: vscode.Event<void>;
+  list(): SidebarRun[];
+}
+
 /** Owns the summary workers and the one Run Dashboard. */
-class Runs implements vscode.Disposable {
+class Runs implements vscode.Disposable, RunList {
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changes.event;
   private pool: { key: string; pool: SummaryPool } | null = null;
   private dashboard: RunDashboard | null = null;
   /** The summarising code's identity (part of every cache key), known once `ready` settles. */
@@ -123,11 +132,24 @@ class Runs implements vscode.Disposable {
       openLargeFile: this.deps.openLargeFile,
     });
     this.dashboard = dashboard;
+    dashboard.onDidChangeRuns(() => this.dashboard === dashboard && this.changes.fire());
     dashboard.onDidDispose(() => {
       if (this.dashboard === dashboard) this.dashboard = null;
+      this.changes.fire();
     });
     for (const run of runs) dashboard.add(run);
     return dashboard;
+  }
+
+  list(): SidebarRun[] {
+    return this.dashboard?.sidebarRuns() ?? [];
+  }
+
+  /** Opens a step's file as the dashboard's chart does (the sidebar's step nodes). */
+  openStep(arg: unknown): void {
+    if (typeof arg !== 'object' || arg === null) return;
+    const { runId, step } = arg as Record<string, unknown>;
+    if (typeof runId === 'string' && typeof step === 'number') void this.dashboard?.openStep(runId, step);
   }
 
   /** Settings changed: runs are summarised again (the cache keeps what each setting gave). */
@@ -141,6 +163,7 @@ class Runs implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.changes.dispose();
     this.dashboard?.dispose();
     void this.pool?.pool.dispose();
     this.pool = null;
@@ -172,10 +195,11 @@ async function runOf(arg: unknown): Promise<vscode.Uri | undefined> {
 }
 
 /** Registers the command, the dashboard's serializer and the settings listener. */
-export function createRunFeature(deps: RunFeatureDeps): vscode.Disposable {
+export function createRunFeature(deps: RunFeatureDeps): { feature: vscode.Disposable; runs: RunList } {
   const runs = new Runs(deps);
-  return vscode.Disposable.from(
+  const feature = vscode.Disposable.from(
     runs,
+    vscode.commands.registerCommand(commandIds.openRunStep, (arg: unknown) => runs.openStep(arg)),
     vscode.commands.registerCommand(commandIds.openTrainingRun, async (arg: unknown) => {
       const run = await runOf(arg);
       if (run) await runs.open(run);
@@ -183,4 +207,5 @@ export function createRunFeature(deps: RunFeatureDeps): vscode.Disposable {
     restorePanels(RUN_DASHBOARD_PANEL, isRunPanelState, (panel, state) => runs.restore(panel, state.runs)),
     vscode.workspace.onDidChangeConfiguration((event) => needsReanalysis(event) && runs.settingsChanged()),
   );
+  return { feature, runs };
 }

@@ -4,6 +4,7 @@
  * the tree's contents are unit-tested on a real analysis; the tree view only renders these nodes.
  * It reads the summaries the analysis already sent; it computes no decision or score itself.
  */
+import type { StepSummary } from '../../core/run/stepSummary';
 import type { RolloutSummary } from '../../protocol/analysis';
 import { groupIds } from '../../core/decisionLines';
 import { clip, formatScore } from '../../core/presentation/numbers';
@@ -67,7 +68,69 @@ export interface MoreNode {
   label: string;
 }
 
-export type SidebarNode = FileNode | GroupNode | RolloutNode | MoreNode;
+/** A training run open in the Run Dashboard. */
+export interface RunNode {
+  kind: 'run';
+  runId: string;
+  label: string;
+  description: string;
+}
+
+/** One step of a run; `source` is the file its rollouts are in (the explorer opens it). */
+export interface StepNode {
+  kind: 'step';
+  runId: string;
+  step: number;
+  source: string;
+  label: string;
+  description: string;
+  tooltip: string;
+}
+
+export type SidebarNode = FileNode | GroupNode | RolloutNode | MoreNode | RunNode | StepNode;
+
+/** What the sidebar reads of a run: its label and its steps' summaries as the Run Dashboard has them. */
+export interface SidebarRun {
+  runId: string;
+  label: string;
+  steps: readonly (Pick<StepSummary, 'step' | 'rollouts' | 'accuracy' | 'suspectedFalsePositives'> & { file: string | null; source: string | null })[];
+  /** Files still being summarised, when the run is being read. */
+  pending: number;
+}
+
+function percent(value: number | null): string {
+  return value === null ? '—' : `${(value * 100).toFixed(1)}%`;
+}
+
+/** A run's node: `grpo`, `3 steps · accuracy 40.0% → 62.0% · ⚠ 30`. */
+export function runNode(run: SidebarRun): RunNode {
+  const first = run.steps[0];
+  const last = run.steps[run.steps.length - 1];
+  const parts = [`${run.steps.length} step${run.steps.length === 1 ? '' : 's'}`];
+  if (first && last) parts.push(run.steps.length > 1 ? `accuracy ${percent(first.accuracy)} → ${percent(last.accuracy)}` : `accuracy ${percent(first.accuracy)}`);
+  const suspected = run.steps.reduce((n, s) => n + s.suspectedFalsePositives, 0);
+  if (suspected > 0) parts.push(`⚠ ${suspected}`);
+  if (run.pending > 0) parts.push(`reading ${run.pending} file${run.pending === 1 ? '' : 's'}`);
+  return { kind: 'run', runId: run.runId, label: run.label, description: parts.join(' · ') };
+}
+
+/** A run's steps in order, each with its rollouts, accuracy and suspected false positives; capped at MAX_CHILDREN. */
+export function stepNodes(run: SidebarRun): (StepNode | MoreNode)[] {
+  const nodes: (StepNode | MoreNode)[] = [];
+  for (const s of run.steps.slice(0, MAX_CHILDREN)) {
+    const { file, source } = s;
+    if (file === null || source === null) continue;
+    const parts = [`${s.rollouts.toLocaleString('en-US')} rollouts`, `accuracy ${percent(s.accuracy)}`];
+    if (s.suspectedFalsePositives > 0) parts.push(`⚠ ${s.suspectedFalsePositives}`);
+    nodes.push({
+      kind: 'step', runId: run.runId, step: s.step, source,
+      label: `step ${s.step}`, description: parts.join(' · '),
+      tooltip: `Step ${s.step} of ${run.label}: ${file}`,
+    });
+  }
+  if (run.steps.length > MAX_CHILDREN) nodes.push({ kind: 'more', label: `${run.steps.length - MAX_CHILDREN} more steps not listed` });
+  return nodes;
+}
 
 /** Whether a rollout passes the filter. */
 export function matchesFilter(rollout: RolloutSummary, filter: SidebarFilter): boolean {

@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import type { RolloutSummary } from '../../protocol/analysis';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
+import type { RunList } from '../run/runFeature';
 import {
-  fileNode, FILTER_WORDS, groupNodes, rolloutNodes, type SidebarFilter, type SidebarNode,
+  fileNode, FILTER_WORDS, groupNodes, rolloutNodes, runNode, stepNodes, type SidebarFilter, type SidebarNode,
 } from './sidebarModel';
 
 /** The view's id in package.json. */
@@ -36,10 +37,13 @@ export class SidebarTree implements vscode.TreeDataProvider<SidebarNode>, vscode
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly store: AnalysisStore) {
-    this.subscription = store.onDidUpdate((update) => {
-      if (update.isFinal) this.scheduleRefresh();
-    });
+  constructor(private readonly store: AnalysisStore, private readonly runs?: RunList) {
+    this.subscription = vscode.Disposable.from(
+      store.onDidUpdate((update) => {
+        if (update.isFinal) this.scheduleRefresh();
+      }),
+      runs?.onDidChange(() => this.scheduleRefresh()) ?? { dispose: () => undefined },
+    );
   }
 
   get currentFilter(): SidebarFilter {
@@ -83,6 +87,24 @@ export class SidebarTree implements vscode.TreeDataProvider<SidebarNode>, vscode
         item.command = { command: commandIds.revealRollout, title: 'Reveal Rollout', arguments: [{ source: node.source, rolloutId: node.rolloutId }] };
         return item;
       }
+      case 'run': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = node.description;
+        item.iconPath = new vscode.ThemeIcon('graph-line');
+        item.contextValue = 'trainingRun';
+        item.id = `run\u0000${node.runId}`;
+        return item;
+      }
+      case 'step': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.description = node.description;
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon('symbol-event');
+        item.contextValue = 'runStep';
+        item.id = `run\u0000${node.runId}\u0000${node.step}`;
+        item.command = { command: commandIds.openRunStep, title: 'Open Step File', arguments: [{ runId: node.runId, step: node.step }] };
+        return item;
+      }
       case 'more':
         return new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
     }
@@ -90,10 +112,16 @@ export class SidebarTree implements vscode.TreeDataProvider<SidebarNode>, vscode
 
   getChildren(node?: SidebarNode): SidebarNode[] {
     if (!node) {
-      return this.store.uris().flatMap((uri) => {
+      const files = this.store.uris().flatMap((uri) => {
         const rollouts = this.rolloutsOf(uri.toString());
         return rollouts.length > 0 ? [fileNode(uri.toString(), rollouts, this.filter)] : [];
       });
+      // Runs open in the Run Dashboard follow the files: run → its steps.
+      return [...files, ...(this.runs?.list() ?? []).map(runNode)];
+    }
+    if (node.kind === 'run') {
+      const run = this.runs?.list().find((r) => r.runId === node.runId);
+      return run ? stepNodes(run) : [];
     }
     if (node.kind === 'file') return groupNodes(node.source, this.rolloutsOf(node.source), this.filter);
     if (node.kind === 'group') {
@@ -149,8 +177,8 @@ async function revealRollout(store: AnalysisStore, arg: unknown): Promise<void> 
 }
 
 /** Creates the view, its filter commands and the reveal command; the disposable owns them all. */
-export function createSidebar(store: AnalysisStore): vscode.Disposable {
-  const tree = new SidebarTree(store);
+export function createSidebar(store: AnalysisStore, runs?: RunList): vscode.Disposable {
+  const tree = new SidebarTree(store, runs);
   const view = vscode.window.createTreeView(SIDEBAR_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const setFilter = (filter: SidebarFilter): void => {
     tree.setFilter(tree.currentFilter === filter ? 'all' : filter);

@@ -99,9 +99,10 @@ describe('package.json matches the extension code', () => {
     const onlyThere = `(${ROLLOUT_FILE_CONTEXT} || resourceScheme == prof-lens-rollout)`;
     for (const binding of manifest.contributes.keybindings) expect(binding.when).toContain(onlyThere);
     const palette = manifest.contributes.menus.commandPalette;
-    // The sidebar's own reveal command is never offered in the palette (it needs a rollout to act on).
-    expect(palette.find((e) => e.command === commandIds.revealRollout)?.when).toBe('false');
-    const offered = palette.filter((e) => e.command !== commandIds.analyseFile && e.command !== commandIds.revealRollout);
+    // The sidebar's own reveal and open-step commands are never offered in the palette (they need a node to act on).
+    const sidebarOnly: string[] = [commandIds.revealRollout, commandIds.openRunStep];
+    for (const command of sidebarOnly) expect(palette.find((e) => e.command === command)?.when, command).toBe('false');
+    const offered = palette.filter((e) => e.command !== commandIds.analyseFile && !sidebarOnly.includes(e.command));
     for (const entry of offered) expect(entry.when, entry.command).toBe(onlyThere);
     expect(palette.find((e) => e.command === commandIds.analyseFile)?.when).toContain(`!${ROLLOUT_FILE_CONTEXT}`);
     expect(JSON.stringify(manifest.contributes.menus)).not.toMatch(/editorLangId == json(?!l)[^&]*\|\|/);

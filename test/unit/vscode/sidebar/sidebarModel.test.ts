@@ -8,8 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { summariseRollout, type RolloutSummary } from '../../../../src/protocol/analysis';
 import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import {
-  fileNode, groupNodes, groupsInOrder, MAX_CHILDREN, rolloutNodes, type GroupNode, type RolloutNode,
+  fileNode, groupNodes, groupsInOrder, MAX_CHILDREN, rolloutNodes, runNode, stepNodes, type GroupNode, type RolloutNode, type SidebarRun,
 } from '../../../../src/vscode/sidebar/sidebarModel';
+import { runCli } from '../../../../src/cli/main';
+import type { StepSummary } from '../../../../src/core/run/stepSummary';
 import { isRolloutTarget } from '../../../../src/vscode/commandIds';
 
 const ROOT = join(__dirname, '../../../..');
@@ -84,5 +86,34 @@ describe('the sidebar tree of the bundled example', () => {
     const nodes = groupNodes(SOURCE, many, 'all');
     expect(nodes).toHaveLength(MAX_CHILDREN + 1);
     expect(nodes[MAX_CHILDREN]).toEqual({ kind: 'more', label: '5 more groups not listed; filter to narrow' });
+  });
+});
+
+describe('a training run in the sidebar', () => {
+  /** The fixture run (steps 10 and 20) summarised as `prof-lens trend --json` and the Run Dashboard summarise it. */
+  async function fixtureRun(): Promise<SidebarRun> {
+    let out = '';
+    const folder = join(ROOT, 'test/fixtures/run/small');
+    await runCli(['trend', folder, '--json', '--no-cache'], { stdout: (t) => (out += t), stderr: () => undefined, isStderrTty: false, cwd: ROOT, env: {} });
+    const steps = (JSON.parse(out) as { runs: { steps: StepSummary[] }[] }).runs[0]!.steps;
+    return {
+      runId: 'file:///run', label: 'small', pending: 0,
+      steps: steps.map((s) => ({ ...s, file: s.sources[0]?.file ?? null, source: s.sources[0] ? `file://${s.sources[0].file}` : null })),
+    };
+  }
+
+  it('names the run with its steps, its accuracy from first to last step and its suspected false positives', async () => {
+    const run = await fixtureRun();
+    expect(runNode(run)).toEqual({ kind: 'run', runId: 'file:///run', label: 'small', description: '2 steps · accuracy 50.0% → 40.0% · ⚠ 4' });
+    expect(runNode({ ...run, pending: 3 }).description).toBe('2 steps · accuracy 50.0% → 40.0% · ⚠ 4 · reading 3 files');
+  });
+
+  it('lists each step with its rollouts, accuracy and flags, and the file the explorer opens', async () => {
+    const nodes = stepNodes(await fixtureRun());
+    expect(nodes.map((n) => [n.label, n.kind === 'step' ? n.description : ''])).toEqual([
+      ['step 10', '12 rollouts · accuracy 50.0% · ⚠ 3'],
+      ['step 20', '6 rollouts · accuracy 40.0% · ⚠ 1'],
+    ]);
+    expect(nodes[0]).toMatchObject({ kind: 'step', step: 10, source: `file://${join(ROOT, 'test/fixtures/run/small/10.jsonl')}` });
   });
 });
