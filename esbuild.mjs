@@ -30,6 +30,7 @@ const entries = [
   { ...node, entryPoints: ['src/scoring/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },
   { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/compare/worker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/casModule.ts'], outfile: 'dist/computeEngine.mjs' },

@@ -4,6 +4,8 @@
  * stderr when it is a terminal.
  */
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { CheckerPool } from '../scoring/checker/checkerPool';
 import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
 import type { FileAnalysis } from '../core/analysis';
@@ -12,10 +14,23 @@ import type { CliIo } from './io';
 import { FIELD_NOT_FOUND } from '../core/fieldPresence';
 import { UsageError } from './args';
 
+/** Below this size a file's steps are judged in the command's own thread: starting workers would cost more than they save. */
+const POOLED_BYTES = 4 * 1024 * 1024;
+
+/** How many threads judge the checker's steps: one (this one) unless set or the file is large, then one per core. */
+export interface ThreadOptions {
+  checkerThreads?: number;
+}
+
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
-export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
+export async function analyseFile(path: string, options: PathAnalyseOptions & ThreadOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
   // Opened where the command runs (`io.cwd`), named as the user wrote it; refused unless a regular file.
   const input = options.input ?? openInput(path, command, io);
+  const { checkerThreads, ...rest } = options;
+  const threads = checkerThreads ?? (input.size >= POOLED_BYTES ? availableParallelism() : 1);
+  // Workers start only when the checker first scores (a file with its own step scores starts none).
+  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new CheckerPool(threads) : undefined);
+  options = { ...rest, ...(pool ? { checkerPool: pool } : {}) };
   try {
     const progress = progressLine(io, input.size);
     const tokenizerDir = options.settings?.tokenizerDir;
@@ -24,6 +39,7 @@ export async function analyseFile(path: string, options: PathAnalyseOptions, io:
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();
+    if (pool && pool !== rest.checkerPool) await pool.dispose();
   }
 }
 
