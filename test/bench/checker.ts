@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { readFileLines } from '../../src/scoring/fileLines';
 import { analyseFile } from '../../src/cli/analyseFile';
 import { judgeStep } from '../../src/scoring/checker/stepCheck';
@@ -134,7 +134,7 @@ export async function run(): Promise<BenchResult[]> {
   return [
     { name: `baseline: read + JSON.parse (${(size / 1048576).toFixed(1)} MB, ${rollouts} rollouts, no step scores)`, value: base.value, unit: 'rollouts/s' },
     { name: 'report with the embedded checker, one thread (no step scores)', value: rollouts / reportSeconds, unit: 'rollouts/s', baseline: base, ratio: rollouts / reportSeconds / base.value, note: `${reportSeconds.toFixed(2)} s; before the rewrite (estimated) ${reportBefore.toFixed(2)} s, ratio ${(rollouts / reportBefore / base.value).toFixed(3)}: ${(reportBefore / reportSeconds).toFixed(1)}× faster, target ≥ 10×` },
-    { name: `report with a checker worker per core (${availableParallelism()} cores)`, value: rollouts / pooledSeconds, unit: 'rollouts/s', baseline: { name: 'the same report judging in one thread', value: rollouts / reportSeconds }, ratio: median(speedUps), note: `${pooledSeconds.toFixed(2)} s; paired rounds ${speedUps.map((r) => r.toFixed(2)).join(', ')}, median shown; target ≥ 1.7× on 2 cores; against the frozen checker's estimate ${(reportBefore / pooledSeconds).toFixed(1)}× faster` },
+    { name: `report with a checker worker per core (${availableParallelism()} cores)`, value: rollouts / pooledSeconds, unit: 'rollouts/s', baseline: { name: 'the same report judging in one thread', value: rollouts / reportSeconds }, ratio: median(speedUps), note: `${pooledSeconds.toFixed(2)} s; load average ${loadavg()[0]?.toFixed(1)}; paired rounds ${speedUps.map((r) => r.toFixed(2)).join(', ')}, median shown; target ≥ 1.7× on 2 cores; against the frozen checker's estimate ${(reportBefore / pooledSeconds).toFixed(1)}× faster` },
     { name: `checker alone, ${sample.length} steps (CPU time, paired slices)`, value: sample.length / now, unit: 'steps/s', baseline: frozen, ratio: median(paired.map((p) => p.before / p.now)), note: `rounds ${paired.map((p) => (p.before / p.now).toFixed(2)).join(', ')}, median shown; every step of the file: ${(size / 1048576 / allNow).toFixed(0)} MB/s of dump` },
     { name: 'start-up: report on a one-line file (median of 15)', value: start.command, unit: 'ms', baseline: { name: 'bare node -e 0', value: start.bare }, ratio: start.command / start.bare, note: `${(start.command - start.bare).toFixed(0)} ms over a bare node; target ≤ 30 ms` },
   ];

@@ -6,7 +6,7 @@
  * fewest waiting; each worker's heap is capped, and so is what waits for it.
  */
 import { Worker } from 'node:worker_threads';
-import { isCheckerToHost, type CheckerScores, type CheckerToHost, type HostToChecker, type JudgedItem } from '../../protocol/checker';
+import { isCheckerToHost, judgeRequest, type CheckerScores, type CheckerToHost, type JudgedItem } from '../../protocol/checker';
 import { bundledWorkerPath } from '../cas/casClient';
 import { SupervisedWorker } from '../supervisedWorker';
 
@@ -45,7 +45,7 @@ export class CheckerPool {
   async judge(items: string[][], scores: CheckerScores, signal?: AbortSignal): Promise<JudgedItem[]> {
     let worker = this.workers[0] as CheckerWorker;
     for (const w of this.workers) if (w.pending < worker.pending) worker = w;
-    const reply = await worker.request((id) => ({ type: 'judge', id, items, scores } satisfies HostToChecker), signal ? { signal } : {});
+    const reply = await worker.request((id) => judgeRequest(id, items, scores), signal ? { signal } : {});
     if (reply.type === 'failed') throw new Error(reply.message);
     if (reply.items.length !== items.length) throw new Error(`the checker worker answered ${reply.items.length} items for ${items.length}`);
     return reply.items;

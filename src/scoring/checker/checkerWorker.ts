@@ -4,7 +4,7 @@
  * can decide is left to the host (it names those steps), which keeps one CAS for the process.
  */
 import { parentPort } from 'node:worker_threads';
-import { isHostToChecker, type CheckerToHost } from '../../protocol/checker';
+import { isHostToChecker, stepsOf, type CheckerToHost } from '../../protocol/checker';
 import { judgeItem } from './judgeItem';
 
 const port = parentPort;
@@ -15,8 +15,10 @@ function post(message: CheckerToHost): void {
 
 port?.on('message', (message: unknown) => {
   if (!isHostToChecker(message)) return;
+  const items = stepsOf(message);
+  if (!items) return post({ type: 'failed', id: message.id, message: 'the step lengths do not fit the text sent' });
   try {
-    post({ type: 'judged', id: message.id, items: message.items.map((steps) => judgeItem(steps, message.scores)) });
+    post({ type: 'judged', id: message.id, items: items.map((steps) => judgeItem(steps, message.scores)) });
   } catch (error) {
     post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
   }
