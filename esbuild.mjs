@@ -24,7 +24,10 @@ const casApart = {
   },
 };
 const entries = [
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [casApart] },
+  // dist/cli.js only loads dist/cliMain.js (the commands) through V8's code cache: see src/cli/entry.ts.
+  { ...node, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/cli.js' },
+  // No `import()` left in it (onnxruntime-node is required instead): code run from V8's cache cannot serve one.
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [casApart], supported: { 'dynamic-import': false } },
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },

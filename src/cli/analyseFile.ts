@@ -5,7 +5,6 @@
  */
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { CheckerPool } from '../scoring/checker/checkerPool';
 import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
 import type { FileAnalysis } from '../core/analysis';
@@ -29,7 +28,8 @@ export async function analyseFile(path: string, options: PathAnalyseOptions & Th
   const { checkerThreads, ...rest } = options;
   const threads = checkerThreads ?? (input.size >= POOLED_BYTES ? availableParallelism() : 1);
   // Workers start only when the checker first scores (a file with its own step scores starts none).
-  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new CheckerPool(threads) : undefined);
+  // The pool's module (and `node:worker_threads`) loads only for a file that gets one.
+  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new (await import('../scoring/checker/checkerPool')).CheckerPool(threads) : undefined);
   options = { ...rest, ...(pool ? { checkerPool: pool } : {}) };
   try {
     const progress = progressLine(io, input.size);
@@ -75,7 +75,7 @@ function checked(analysis: FileAnalysis, path: string): FileAnalysis {
 
 /** A one-line progress meter on a terminal; silent otherwise (pipelines read stderr too). */
 function progressLine(io: CliIo, total: number): (done: number, last?: boolean) => void {
-  if (!io.isStderrTty || total < 8 * 1024 * 1024) return () => undefined;
+  if (total < 8 * 1024 * 1024 || !io.isStderrTty) return () => undefined;
   let isFinished = false;
   return (done, last) => {
     if (isFinished) return;

@@ -78,19 +78,25 @@ function pairedRatios(sample: readonly string[], rounds: number): { now: number;
   return out;
 }
 
-/** Milliseconds from spawn to exit of `node args`, paired with a bare `node -e 0`, medians of `rounds`. */
-function startUp(args: string[], rounds: number): { command: number; bare: number } {
+/**
+ * Milliseconds from spawn to exit of `node args`, paired with a bare `node -e 0`, medians of
+ * `rounds`; with `env`, a third run of the same command under those variables joins each pair.
+ */
+function startUp(args: string[], rounds: number, env?: Record<string, string>): { command: number; bare: number; other: number } {
   const command: number[] = [];
   const bare: number[] = [];
+  const other: number[] = [];
+  const runs: { into: number[]; argv: string[]; withEnv?: NodeJS.ProcessEnv }[] = [{ into: bare, argv: ['-e', '0'] }, { into: command, argv: args }];
+  if (env) runs.push({ into: other, argv: args, withEnv: { ...process.env, ...env } });
   for (let k = 0; k < rounds; k++) {
-    for (const [into, argv] of [[bare, ['-e', '0']], [command, args]] as const) {
+    for (const { into, argv, withEnv } of runs) {
       const t = performance.now();
-      const out = spawnSync(process.execPath, argv, { encoding: 'utf8' });
+      const out = spawnSync(process.execPath, argv, { encoding: 'utf8', ...(withEnv ? { env: withEnv } : {}) });
       into.push(performance.now() - t);
       if (out.status !== 0) throw new Error(out.stderr);
     }
   }
-  return { command: median(command), bare: median(bare) };
+  return { command: median(command), bare: median(bare), other: median(other) };
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -128,7 +134,8 @@ export async function run(): Promise<BenchResult[]> {
   const reportBefore = reportSeconds + (before - now) / sample.length * steps.length;
   const one = join(DIR, 'one-line.jsonl');
   writeFileSync(one, `${JSON.stringify({ prompt: 'What is 6 * 7?', response: 'We get 6 * 7 = 42.\n\nThe answer is 42', gold: '42', score: 1 })}\n`);
-  const start = startUp([join(process.cwd(), 'dist/cli.js'), 'report', one], 15);
+  // The first run writes the code cache; the median is of runs that read it.
+  const start = startUp([join(process.cwd(), 'dist/cli.js'), 'report', one], 15, { PROF_LENS_CODE_CACHE: '0' });
   const base = { name: 'read + JSON.parse only', value: rollouts / baseSeconds };
   const frozen = { name: 'the frozen checker before the rewrite, same steps', value: sample.length / before };
   return [
@@ -137,5 +144,6 @@ export async function run(): Promise<BenchResult[]> {
     { name: `report with a checker worker per core (${availableParallelism()} cores)`, value: rollouts / pooledSeconds, unit: 'rollouts/s', baseline: { name: 'the same report judging in one thread', value: rollouts / reportSeconds }, ratio: median(speedUps), note: `${pooledSeconds.toFixed(2)} s; load average ${loadavg()[0]?.toFixed(1)}; paired rounds ${speedUps.map((r) => r.toFixed(2)).join(', ')}, median shown; target ≥ 1.7× on 2 cores; against the frozen checker's estimate ${(reportBefore / pooledSeconds).toFixed(1)}× faster` },
     { name: `checker alone, ${sample.length} steps (CPU time, paired slices)`, value: sample.length / now, unit: 'steps/s', baseline: frozen, ratio: median(paired.map((p) => p.before / p.now)), note: `rounds ${paired.map((p) => (p.before / p.now).toFixed(2)).join(', ')}, median shown; every step of the file: ${(size / 1048576 / allNow).toFixed(0)} MB/s of dump` },
     { name: 'start-up: report on a one-line file (median of 15)', value: start.command, unit: 'ms', baseline: { name: 'bare node -e 0', value: start.bare }, ratio: start.command / start.bare, note: `${(start.command - start.bare).toFixed(0)} ms over a bare node; target ≤ 30 ms` },
+    { name: 'start-up without the code cache (PROF_LENS_CODE_CACHE=0)', value: start.other, unit: 'ms', baseline: { name: 'bare node -e 0', value: start.bare }, ratio: start.other / start.bare, note: `${(start.other - start.bare).toFixed(0)} ms over a bare node` },
   ];
 }
