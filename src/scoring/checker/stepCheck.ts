@@ -149,12 +149,13 @@ export interface StepOutcome {
 /** Fold a step's verdicts into its score; a claim still waiting for the CAS counts as unchecked. */
 export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores): StepOutcome {
   const falseNotes: string[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | null = null;
   const held: string[] = [];
   for (const { claim, verdict } of judged) {
     if (verdict.status === 'holds' && !held.includes(claim.text)) held.push(claim.text);
     if (verdict.status !== 'false') continue;
     const key = `${verdict.actual}|${verdict.stated}`;
+    seen ??= new Set<string>();
     if (seen.has(key)) continue;
     seen.add(key);
     falseNotes.push(falseNote(claim, verdict));
@@ -165,7 +166,9 @@ export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores):
 
 /** `checked: 4 \times 12 = 48; 48 - 30 = 18` (a few, then how many more); null when nothing held. */
 function checkedNote(held: readonly string[]): string | null {
-  return held.length === 0 ? null : `checked: ${cappedList(held)}`;
+  if (held.length === 0) return null;
+  // One claim (most steps) is its own list.
+  return held.length === 1 ? `checked: ${held[0]}` : `checked: ${cappedList(held)}`;
 }
 
 function falseNote(claim: Claim, verdict: { actual: string; stated: string }): string {
