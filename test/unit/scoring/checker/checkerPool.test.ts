@@ -68,6 +68,19 @@ describe('the checker in worker threads', () => {
     }
   }, 120_000);
 
+  it('decides on the host, with the CAS, the claims a worker leaves to it, as one thread does', async () => {
+    const path = join(dir, 'surds.jsonl');
+    const responses = ['We have $\\sqrt{8} = 2\\sqrt{2}$.\n\nSo 2 + 2 = 4.\n\nThe answer is 4', 'We have $\\sqrt{8} = 3\\sqrt{2}$.\n\nThe answer is 4', 'Then 3 + 4 = 8.\n\nThe answer is 8'];
+    const lines = Array.from({ length: 150 }, (_, k) => JSON.stringify({ prompt: `Problem ${k % 5}`, response: responses[k % 3], gold: '4' }));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const pooled = await analysePath(path, { scorer: 'checker', checkerPool: pool });
+    const here = await analysePath(path, { scorer: 'checker' });
+    const notes = pooled.analysis.rollouts.slice(0, 3).map((r) => r.stepNotes[0]);
+    expect(notes).toEqual(['checked: \\sqrt{8} = 2\\sqrt{2}', expect.stringContaining('\\sqrt{8} = 3\\sqrt{2} is false'), '3 + 4 = 8 is false (7)']);
+    expect(JSON.stringify(pooled.analysis.rollouts)).toBe(JSON.stringify(here.analysis.rollouts));
+    expect(JSON.stringify(pooled.analysis.diagnostics)).toBe(JSON.stringify(here.analysis.diagnostics));
+  }, 60_000);
+
   it('names the file and line when a worker dies', async () => {
     const dying = join(dir, 'dying-worker.js');
     writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
