@@ -29,29 +29,29 @@ const entries = [
   // No `import()` left in it (onnxruntime-node is required instead): code run from V8's cache cannot serve one.
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [casApart], supported: { 'dynamic-import': false } },
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/scoring/onnx/worker.ts'], outfile: 'dist/onnxWorker.js' },
-  { ...node, entryPoints: ['src/scoring/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
-  { ...node, entryPoints: ['src/scoring/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
+  { ...node, entryPoints: ['src/scoring/scorers/onnx/onnxWorker.ts'], outfile: 'dist/onnxWorker.js' },
+  { ...node, entryPoints: ['src/scoring/scorers/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
+  { ...node, entryPoints: ['src/scoring/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
-  { ...node, entryPoints: ['src/scoring/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },
-  { ...node, entryPoints: ['src/scoring/trend/worker.ts'], outfile: 'dist/trendWorker.js', plugins: [casApart] },
-  { ...node, entryPoints: ['src/scoring/compare/worker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
-  { ...node, format: 'esm', entryPoints: ['src/core/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
+  { ...node, entryPoints: ['src/scoring/scorers/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },
+  { ...node, entryPoints: ['src/scoring/run/runWorker.ts'], outfile: 'dist/runWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/compare/compareWorker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
+  { ...node, format: 'esm', entryPoints: ['src/core/cas/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', logLevel: 'warning',
+    entryPoints: ['webview/panelMain.ts'], outfile: 'dist/webview.js', logLevel: 'warning',
   },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/run/main.ts'], outfile: 'dist/runWebview.js', logLevel: 'warning',
+    entryPoints: ['webview/run/runMain.ts'], outfile: 'dist/runWebview.js', logLevel: 'warning',
   },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/explorer/main.ts'], outfile: 'dist/explorerWebview.js', logLevel: 'warning',
+    entryPoints: ['webview/explorer/explorerMain.ts'], outfile: 'dist/explorerWebview.js', logLevel: 'warning',
   },
   {
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
+    entryPoints: ['webview/compare/compareMain.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
   },
 ].filter((e) => existsSync(e.entryPoints[0]));
 

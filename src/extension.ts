@@ -2,7 +2,7 @@
  * PROF Lens in the editor: builds the pieces, wires them, registers their disposables.
  */
 import * as vscode from 'vscode';
-import { AnalysisClient } from './scoring/analysisClient';
+import { AnalysisClient } from './scoring/analysis/analysisClient';
 import { ApiKeyStore, registerApiKeyCommands } from './vscode/apiKey';
 import { AnalysisStore } from './vscode/analysisStore';
 import { RolloutCodeLensProvider } from './vscode/codeLens';
@@ -50,13 +50,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const notices = new ScorerNotices(store);
   const template = (): string => settings.current.summaryTemplate;
   const rawMarks = new RawMarkSource(store, template);
-  const views = new RolloutViewProvider(client, store, template);
+  const labels = new LabelsController({ store, client });
+  const views = new RolloutViewProvider(client, store, template, labels);
   const decorations = new DecorationController([rawMarks, views], {
     mediaUri: vscode.Uri.joinPath(context.extensionUri, 'media'),
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
-  const labels = new LabelsController({ store, client });
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
   context.subscriptions.push(
     metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
@@ -87,7 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createSidebar(store),
     createRunFeature({
       extensionUri: context.extensionUri,
-      workerPath: context.asAbsolutePath('dist/trendWorker.js'),
+      workerPath: context.asAbsolutePath('dist/runWorker.js'),
       cacheDir: environment.cacheDir,
       planner: scorerPlanner(environment),
       // A step file over 50 MB is read from disk and shown in the file dashboard, as Open Large Rollout File does.

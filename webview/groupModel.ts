@@ -8,7 +8,7 @@ import type { FalsePositive } from '../src/core/groups';
 import { falsePositivesOf } from '../src/core/groups';
 import { decideGroup, type RankInput } from '../src/core/prof';
 import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rolloutFacts';
-import { resolveSettings } from '../src/core/settings';
+import { resolveSettings } from '../src/core/profSettings';
 import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
 
 /** A row as shown: the analysed decision and the one under the current settings. */

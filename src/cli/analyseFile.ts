@@ -1,5 +1,5 @@
 /**
- * Analysing a file on disk for a command (scoring/analysePath: JSONL streams in chunks; a `.json`
+ * Analysing a file on disk for a command (scoring/analysis/analysePath: JSONL streams in chunks; a `.json`
  * document is read whole; parquet rows are read from the whole file), with a progress meter on
  * stderr when it is a terminal.
  */
@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
-import type { FileAnalysis } from '../core/analysis';
-import { analysePath, type PathAnalyseOptions } from '../scoring/analysePath';
+import type { FileAnalysis } from '../core/fileAnalysis';
+import { analysePath, type PathAnalyseOptions } from '../scoring/analysis/analysePath';
 import type { CliIo } from './io';
 import { FIELD_NOT_FOUND } from '../core/fieldPresence';
 import { UsageError } from './args';
@@ -29,13 +29,13 @@ export async function analyseFile(path: string, options: PathAnalyseOptions & Th
   const threads = checkerThreads ?? (input.size >= POOLED_BYTES ? availableParallelism() : 1);
   // Workers start only when the checker first scores (a file with its own step scores starts none).
   // The pool's module (and `node:worker_threads`) loads only for a file that gets one.
-  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new (await import('../scoring/checker/checkerPool')).CheckerPool(threads) : undefined);
+  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new (await import('../scoring/scorers/checker/checkerPool')).CheckerPool(threads) : undefined);
   options = { ...rest, ...(pool ? { checkerPool: pool } : {}) };
   try {
     const progress = progressLine(io, input.size);
     const tokenizerDir = options.settings?.tokenizerDir;
     const settings = tokenizerDir ? { ...options.settings, tokenizerDir: resolve(io.cwd, tokenizerDir) } : options.settings;
-    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
+    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();

@@ -2,7 +2,7 @@
  * Command-line options shared by `report`, `filter` and `score` (docs/cli.md §Options), parsed into settings
  * with messages that name the option and what it expects.
  */
-import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/settings';
+import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/profSettings';
 import { isScorerChoice, SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
 
 export class UsageError extends Error {}

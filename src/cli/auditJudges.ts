@@ -4,17 +4,17 @@
  * earliest wrong step). The critic is asked only after the user agreed to what would be sent: the
  * same plan and words as the editor's modal, answered on the terminal, or `--yes`.
  */
-import type { AnalysedRollout } from '../core/analysis';
+import type { AnalysedRollout } from '../core/fileAnalysis';
 import { matchLabel } from '../core/labels/labelMatch';
 import type { LabelStore } from '../core/labels/labelStore';
 import { recordLocation } from '../core/presentation/locationWords';
 import type { SendPlan } from '../protocol/analysis';
-import { consentText } from '../scoring/critic/consentText';
-import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from '../scoring/critic/criticScorer';
-import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
-import { API_KEY_ENV } from '../scoring/http/httpScorer';
-import { openModelScorer } from '../scoring/modelScorers';
-import type { ScoreItem, Scorer } from '../scoring/scorer';
+import { consentText } from '../scoring/scorers/critic/consentText';
+import { criticPromptTokens, DEFAULT_CRITIC_MAX_TOKENS } from '../scoring/scorers/critic/criticScorer';
+import { plainHttpKeyWarning } from '../scoring/scorers/endpoints/endpointUrls';
+import { API_KEY_ENV } from '../scoring/scorers/http/httpScorer';
+import { openModelScorer } from '../scoring/scorers/modelScorers';
+import type { ScoreItem, Scorer } from '../scoring/scorers/scorer';
 import { UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './io';
 import { reportEndpoints } from './scorerOptions';

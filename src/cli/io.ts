@@ -1,3 +1,5 @@
+import type { CasService } from '../core/cas/casService';
+
 /** What a CLI command may touch of the outside world, so tests can run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -9,6 +11,8 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>;
   /** Asks the user a question on the terminal and returns the answer; absent when stdin is not a terminal. */
   ask?: (question: string) => Promise<string | null>;
+  /** The command's CAS worker (`runCli` starts one per command and stops it when the command ends). */
+  cas?: CasService;
 }
 
 /** Exit codes of docs/cli.md §Exit codes. */

@@ -1,7 +1,7 @@
 /** The `prof-lens` command: dispatch to a command, map errors to exit codes. */
 import { HELP } from './help';
-import { releaseSharedCas } from '../scoring/cas/casClient';
-import { removeTemporaryFiles } from '../scoring/outputFiles';
+import { CasClient } from '../scoring/cas/casClient';
+import { removeTemporaryFiles } from '../scoring/output/outputFiles';
 import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';
@@ -40,7 +40,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   // Every message on stderr quotes only what a terminal shows as text (file names, keys and server
   // answers may hold escape sequences); the progress line keeps its carriage return.
-  const safeIo: CliIo = { ...io, stderr: (t) => io.stderr(terminalText(t, { keepCarriageReturn: true })) };
+  // The command's CAS worker starts on the first answer or claim that needs it.
+  const cas = new CasClient();
+  const safeIo: CliIo = { ...io, cas, stderr: (t) => io.stderr(terminalText(t, { keepCarriageReturn: true })) };
   try {
     const command = await load();
     return await command(rest, safeIo);
@@ -49,7 +51,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT_USAGE;
   } finally {
     // The CAS worker ends with the command, so the process can exit.
-    await releaseSharedCas();
+    await cas.dispose();
   }
 }
 

@@ -2,7 +2,7 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../core/analysis';
+import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../core/fileAnalysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';

@@ -5,10 +5,10 @@
  */
 import { describeEndpoint } from '../protocol/endpoints';
 import type { ModelConfig } from '../protocol/modelConfig';
-import type { ScorerChoice } from '../core/scorerChoice';
-import type { Scorer } from '../scoring/scorer';
-import type { CachedScorer } from '../scoring/cache/cachedScorer';
-import { defaultCacheDir } from '../scoring/cache/identity';
+import { isModelChoice, type ModelChoice, type ScorerChoice } from '../core/scorerChoice';
+import type { Scorer } from '../scoring/scorers/scorer';
+import type { CachedScorer } from '../scoring/scorers/cache/cachedScorer';
+import { defaultCacheDir } from '../scoring/scorers/cache/identity';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -18,13 +18,7 @@ export interface ScoringChoice {
   modelScorer?: Scorer;
 }
 
-type ModelKindChoice = Extract<ScorerChoice, 'onnx' | 'http' | 'critic'>;
-
-function isModelKind(choice: ScorerChoice): choice is ModelKindChoice {
-  return choice === 'onnx' || choice === 'http' || choice === 'critic';
-}
-
-const NEEDS: Record<ModelKindChoice, string> = {
+const NEEDS: Record<ModelChoice, string> = {
   onnx: '--model <dir>',
   http: '--url <endpoint> (a vLLM server running a PRM)',
   critic: '--url <base> (an OpenAI-compatible server running a chat model; repeat --url for several)',
@@ -36,7 +30,7 @@ export async function withScorer<T>(args: ParsedArgs, io: CliIo, work: (s: Scori
   try {
     // `auto` keeps the chain (file scores, else the model); naming the model's kind forces it.
     if (model) return await work({ scorer: args.scorer, modelScorer: model.scorer });
-    if (isModelKind(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
+    if (isModelChoice(args.scorer)) throw new UsageError(`--scorer ${args.scorer} needs ${NEEDS[args.scorer]}`);
     return await work({ scorer: args.scorer });
   } finally {
     if (model) reportEndpoints(model.scorer, io);
@@ -64,7 +58,7 @@ export async function modelConfigOf(args: ParsedArgs, io: CliIo): Promise<ModelC
     const providers = args.values.get('--providers')?.split(',').map((p) => p.trim());
     return { kind: 'onnx', modelDir, cacheDir, ...(providers ? { providers } : {}), ...(number('--threads') ? { intraOpThreads: number('--threads') } : {}) };
   }
-  const [{ API_KEY_ENV }, { plainHttpKeyWarning }] = await Promise.all([import('../scoring/http/httpScorer'), import('../scoring/endpoints/endpointUrls')]);
+  const [{ API_KEY_ENV }, { plainHttpKeyWarning }] = await Promise.all([import('../scoring/scorers/http/httpScorer'), import('../scoring/scorers/endpoints/endpointUrls')]);
   const apiKey = (io.env ?? process.env)[API_KEY_ENV] || undefined;
   const warning = plainHttpKeyWarning(urls, apiKey !== undefined);
   if (warning) io.stderr(`prof-lens: warning: ${warning}\n`);
@@ -83,7 +77,7 @@ export async function modelConfigOf(args: ParsedArgs, io: CliIo): Promise<ModelC
 export async function createModelScorer(args: ParsedArgs, io: CliIo): Promise<{ scorer: Scorer } | null> {
   const config = await modelConfigOf(args, io);
   if (!config) return null;
-  const { openModelScorer } = await import('../scoring/modelScorers');
+  const { openModelScorer } = await import('../scoring/scorers/modelScorers');
   const scorer = await openModelScorer(config);
   const spread = config.kind !== 'onnx' && config.urls.length > 1 ? ` over ${config.urls.length} endpoints` : '';
   io.stderr(`scoring with ${scorer.info.label}${spread}\n`);

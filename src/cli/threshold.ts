@@ -3,13 +3,13 @@
  * stored for this scorer's identity in the cache folder, else the default (said to be uncalibrated
  * for any scorer but the checker). Commands print it with `thresholdText`.
  */
-import type { FileAnalysis } from '../core/analysis';
+import type { FileAnalysis } from '../core/fileAnalysis';
 import { chooseThreshold, type Calibration, type ThresholdSource } from '../core/evaluation/thresholdChoice';
-import { DEFAULT_SETTINGS } from '../core/settings';
-import { defaultCacheDir } from '../scoring/cache/identity';
+import { DEFAULT_SETTINGS } from '../core/profSettings';
+import { defaultCacheDir } from '../scoring/scorers/cache/identity';
 import { readCalibrations } from '../scoring/calibration/calibrationStore';
 import { peekFileScores, scorerIdentity } from '../scoring/calibration/scorerIdentity';
-import type { PathAnalyseOptions } from '../scoring/analysePath';
+import type { PathAnalyseOptions } from '../scoring/analysis/analysePath';
 import { resolve } from 'node:path';
 import { analyseFile, refuseFolder } from './analyseFile';
 import type { ParsedArgs } from './args';

@@ -4,7 +4,7 @@
  * groups are found by sorting row numbers (no list per group, no member object kept per rollout).
  */
 import type { RolloutTable } from './rolloutTable';
-import type { ProfSettings } from './settings';
+import type { ProfSettings } from './profSettings';
 import type { RankInput } from './prof';
 import { decideGroup } from './prof';
 import { falsePositivesOf } from './groups';

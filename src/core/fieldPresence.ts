@@ -4,7 +4,7 @@
  * `--field group=meta.uid` would put every rollout in one group `null` without a word.
  */
 import type { Diagnostic } from './model';
-import type { FieldRole } from './settings';
+import type { FieldRole } from './profSettings';
 import { getPath, parsePath } from './fields';
 
 /** Follows, record by record, which mapped paths have been found. */

@@ -4,7 +4,7 @@
  * of its correct group, how far PROF's consistency put it below the weakest kept correct rollout.
  * Flags are ranked by the largest of these over the rules the user selected, strongest first.
  */
-import type { FalsePositiveRule, ProfSettings } from './settings';
+import type { FalsePositiveRule, ProfSettings } from './profSettings';
 
 /** The distances behind a flag; each null when its rule did not fire (or is not selected). */
 export interface FlagStrength {

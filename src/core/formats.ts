@@ -4,8 +4,9 @@
  * and needs no configuration: labelled datasets (formatsLabelled.ts), RL trainers' dumps
  * (formatsTrainers.ts) and the generic shapes (formatsGeneric.ts). A field mapping overrides it.
  */
-import type { Diagnostic, FormatId, Rollout, SourceRecord } from './model';
-import type { FieldRole } from './settings';
+import type { Diagnostic, FormatId, SourceRecord } from './model';
+import type { AdaptResult, PerResponseArrays, RolloutDraft } from './formatDraft';
+import type { FieldRole } from './profSettings';
 import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, type Json } from './fields';
 import { adaptLabelled } from './formatsLabelled';
 import { adaptTrainerRecord, type AdaptContext } from './formatsTrainers';
@@ -14,27 +15,7 @@ import { readRolloutTexts } from './rolloutText';
 import { capText } from './presentation/capText';
 import { recordLocation } from './presentation/locationWords';
 
-/** A rollout as an adapter makes it: `id` and `line` are 0 until the caller sets them. */
-export type RolloutDraft = Rollout;
-
-export interface AdaptResult {
-  drafts: RolloutDraft[];
-  diagnostics: Diagnostic[];
-  /**
-   * For a record of several responses: the arrays read one entry per response (the responses, and
-   * the outcomes, step scores and predictions taken from parallel arrays), as paths into the
-   * record. Trimming the record to some responses trims exactly these arrays and nothing else.
-   */
-  perResponse?: PerResponseArrays;
-}
-
-/** Paths of a grouped record's arrays that hold one entry per response. */
-export interface PerResponseArrays {
-  responses: (string | number)[];
-  outcomes?: (string | number)[];
-  stepScores?: (string | number)[];
-  preds?: (string | number)[];
-}
+export type { AdaptResult, PerResponseArrays, RolloutDraft };
 
 /**
  * Adapt one record. `fields` is the user's field mapping (role → dotted path); `context` what a

@@ -7,13 +7,13 @@
  * turns with the replies between them as turns of their own.
  */
 import type { SourceRecord } from './model';
-import type { AdaptResult, RolloutDraft } from './formats';
+import type { AdaptResult, RolloutDraft } from './formatDraft';
 import { asText, outcomeFromValue, readScores, type Json } from './fields';
 import { idText, scoreFields } from './formatsGeneric';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { promptGroup, trainerDraft } from './trainerDraft';
 import { questionOf } from './rolloutText';
-import { readMessages, type PromptTurn } from './transcript/prompt';
+import { readMessages, type PromptTurn } from './transcript/promptReading';
 import { taggedTemplateOf } from './transcript/tagged';
 import { roleOf, type Turn, type TurnRole } from './transcript/turns';
 

@@ -5,13 +5,13 @@
  * arrays). The keys each shape is known by, and the group key every adapter shares, live here.
  */
 import type { Diagnostic, FormatId, Outcome, SourceRecord } from './model';
-import type { AdaptResult, PerResponseArrays, RolloutDraft } from './formats';
+import type { AdaptResult, PerResponseArrays, RolloutDraft } from './formatDraft';
 import { asText, firstKey, outcomeFromValue, readScores, type Json, type ScoresRead } from './fields';
 import { rawValueText } from './rawJson';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
 import { questionOf, readRolloutTexts } from './rolloutText';
-import { readMessages, type PromptTurn } from './transcript/prompt';
+import { readMessages, type PromptTurn } from './transcript/promptReading';
 import { roleOf } from './transcript/turns';
 
 export const PROMPT_KEYS = ['prompt', 'question', 'problem', 'input', 'query', 'instruction'] as const;

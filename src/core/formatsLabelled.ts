@@ -3,20 +3,21 @@
  * keyed model solutions (OpenAI's GSM8K example solutions: several solvers per problem).
  */
 import type { SourceRecord } from './model';
-import type { AdaptResult, RolloutDraft } from './formats';
+import type { AdaptResult, RolloutDraft } from './formatDraft';
 import { asNumber, asText, type Json } from './fields';
 import { KI_TAG } from './steps';
 import { stepScoreFields } from './stepScoreFields';
+import { isRecord } from './isRecord';
 
 /** Try each labelled format; null when the record is none of them. */
 export function adaptLabelled(record: SourceRecord): AdaptResult | null {
   const v = record.value as Json;
-  if (isObject(v.question) && isObject(v.label) && Array.isArray((v.label as Json).steps)) return checked(record, () => adaptPrm800k(v));
+  if (isRecord(v.question) && isRecord(v.label) && Array.isArray((v.label as Json).steps)) return checked(record, () => adaptPrm800k(v));
   if (typeof v.problem === 'string' && Array.isArray(v.steps) && v.label !== undefined && 'final_answer_correct' in v) return checked(record, () => adaptProcessBench(v));
   if (typeof v.input === 'string' && typeof v.label === 'string' && v.input.includes(KI_TAG)) return ok(adaptMathShepherd(v));
   if (typeof v.question !== 'string') return null;
   // Only records with a question string can hold keyed solutions: the key scan is not paid per rollout line.
-  const solvers = Object.keys(v).filter((k) => isObject(v[k]) && typeof (v[k] as Json).solution === 'string' && 'is_correct' in (v[k] as Json));
+  const solvers = Object.keys(v).filter((k) => isRecord(v[k]) && typeof (v[k] as Json).solution === 'string' && 'is_correct' in (v[k] as Json));
   return solvers.length > 0 ? { drafts: adaptKeyedSolutions(v, solvers), diagnostics: [] } : null;
 }
 
@@ -63,10 +64,6 @@ function isDeeperThan(value: object, limit: number): boolean {
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
   }
   return false;
-}
-
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
@@ -128,7 +125,7 @@ function followedCompletion(step: Json): { text: string; rating: number | null; 
   const pick = chosen !== null ? completions[chosen] : undefined;
   if (pick && typeof pick.text === 'string') return { text: pick.text, rating: asNumber(pick.rating), isLast: false };
   const human = step.human_completion;
-  if (isObject(human) && typeof human.text === 'string') return { text: human.text, rating: null, isLast: false };
+  if (isRecord(human) && typeof human.text === 'string') return { text: human.text, rating: null, isLast: false };
   const only = completions.length === 1 ? completions[0] : undefined;
   if (only && typeof only.text === 'string') return { text: only.text, rating: asNumber(only.rating), isLast: true };
   return null;

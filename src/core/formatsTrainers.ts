@@ -5,7 +5,7 @@
  * prime-rl's episodes. verl's flat dumps are read with the other flat formats (formats.ts).
  */
 import type { Diagnostic, SourceRecord } from './model';
-import type { AdaptResult, RolloutDraft } from './formats';
+import type { AdaptResult, RolloutDraft } from './formatDraft';
 import { asText, outcomeFromValue, type Json } from './fields';
 import { adaptNemoRl, adaptPrimeRl } from './formatsAgents';
 import { rewardFieldsOf, rewardValue } from './rewardFields';

@@ -3,7 +3,7 @@
  * suspected false positives (correct answers the process evidence does not support).
  */
 import type { Decision } from './model';
-import type { FalsePositiveRule, ProfSettings } from './settings';
+import type { FalsePositiveRule, ProfSettings } from './profSettings';
 import { decideGroup, stableSort, TIE_TOLERANCE, type RankInput } from './prof';
 import { isLowScore, weakestStepOf } from './presentation/stepFacts';
 import { flagStrength, type FlagStrength } from './flagStrength';

@@ -6,7 +6,7 @@
  * written one per line, each from its own text. Shared by `prof-lens filter` and the panel's
  * export, which write exactly the same bytes.
  */
-import type { FieldRole } from './settings';
+import type { FieldRole } from './profSettings';
 import type { SourceRecord } from './model';
 import { adaptRecord } from './formats';
 import type { AdaptContext } from './formatsTrainers';

@@ -1,3 +1,4 @@
+import { errorText } from './errorText';
 /**
  * JSON as Python writes it: `json.dumps` emits bare `NaN`, `Infinity` and `-Infinity` unless told
  * not to, and those are not JSON. They are read as `null` (a step score that is not a number is
@@ -40,7 +41,7 @@ export function parseLenient(text: string): LenientParse | LenientFailure {
 }
 
 function failure(error: unknown): LenientFailure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const match = /position (\d+)/.exec(message);
   return { ok: false, message: tidyMessage(message), position: match ? Number(match[1]) : null };
 }

@@ -2,7 +2,7 @@
  * The shapes every layer shares: records read from a file, the rollouts they hold, their steps,
  * step scores, outcomes and PROF decisions. Pure data, JSON-plain, no behaviour.
  */
-import type { PromptReading } from './transcript/prompt';
+import type { PromptReading } from './transcript/promptReading';
 import type { Turn } from './transcript/turns';
 
 /** A problem found while reading input: always tied to a 1-based line of the file. */

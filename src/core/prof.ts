@@ -4,7 +4,7 @@
  * tie-breaks in file order, and a reason code on every rollout.
  */
 import type { Decision, ReasonCode } from './model';
-import type { Aggregate, PenaltyRule, ProfSettings } from './settings';
+import type { Aggregate, PenaltyRule, ProfSettings } from './profSettings';
 import { seededSample } from './random';
 
 /** What the filter needs to know about one rollout. */

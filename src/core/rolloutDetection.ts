@@ -7,12 +7,13 @@
  * record cut off by the prefix (a long first response) is closed where it was cut and judged by
  * what it holds so far.
  */
-import type { FieldRole } from './settings';
+import type { FieldRole } from './profSettings';
 import type { RolloutDraft } from './formats';
 import { adaptRecord } from './formats';
 import { PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './formatsGeneric';
 import { parseLenient } from './lenientJson';
 import { readLine, splitLines, type TextLine } from './reader';
+import { isRecord } from './isRecord';
 
 /** How much of a document is looked at. */
 export const DETECTION_PREFIX_CHARS = 64 * 1024;
@@ -104,7 +105,7 @@ function documentRecords(document: Candidate): Candidate[] {
 }
 
 function isRolloutRecord(value: unknown, fields: DetectionOptions['fields']): boolean {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   return adaptRecord({ line: 1, raw: '', value }, fields ?? {}).drafts.some(isRollout);
 }
 
@@ -117,13 +118,9 @@ const LONG_KEYS = new Set<string>([...RESPONSE_KEYS, ...RESPONSES_KEYS, 'message
  * under way are enough.
  */
 function isCutRollout(c: Candidate): boolean {
-  if (c.cutKey === null || !LONG_KEYS.has(c.cutKey) || !isObject(c.value)) return false;
+  if (c.cutKey === null || !LONG_KEYS.has(c.cutKey) || !isRecord(c.value)) return false;
   const record = c.value;
   return PROMPT_KEYS.some((k) => typeof record[k] === 'string' && /\s/.test(record[k]));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

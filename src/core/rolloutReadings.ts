@@ -7,7 +7,7 @@
  * per field, and the fields' names once per distinct list).
  */
 import type { FormatId, Outcome, RewardField } from './model';
-import type { QuestionReading } from './transcript/prompt';
+import type { QuestionReading } from './transcript/promptReading';
 import { Column, Interner } from './columns';
 
 /** An outcome and the file's field it was read from (`score`, `accuracy_reward`, `reward > 0` …). */

@@ -6,9 +6,9 @@
  * score. Rollouts are made into the usual `AnalysedRollout` objects only when asked for, one at a
  * time (a report or filter that walks them) or all at once (the editor, which sends them on).
  */
-import type { AnalysedRollout } from './analysis';
+import type { AnalysedRollout } from './analysedRollout';
 import type { Decision, Outcome, ReasonCode, Step } from './model';
-import type { PromptReading, QuestionReading } from './transcript/prompt';
+import type { PromptReading, QuestionReading } from './transcript/promptReading';
 import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
 import { NOT_SUSPECTED } from './groups';

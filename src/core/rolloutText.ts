@@ -4,7 +4,7 @@
  * tool replies to it. Prompts repeat across a group's rollouts, so each reading is cached by the
  * prompt's text: the rollouts of one prompt share one reading object.
  */
-import { readPrompt, type PromptReading, type ReadPrompt } from './transcript/prompt';
+import { readPrompt, type PromptReading, type ReadPrompt } from './transcript/promptReading';
 import { readResponse } from './transcript/response';
 import type { Turn } from './transcript/turns';
 import type { Rollout } from './model';

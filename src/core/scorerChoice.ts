@@ -14,7 +14,10 @@ export function isScorerChoice(value: unknown): value is ScorerChoice {
   return typeof value === 'string' && (SCORER_CHOICES as readonly string[]).includes(value);
 }
 
+/** The choices that name a model kind. */
+export type ModelChoice = Extract<ScorerChoice, 'onnx' | 'http' | 'critic'>;
+
 /** Whether the choice names a model kind, so that it forces the configured model. */
-export function isModelChoice(choice: ScorerChoice): boolean {
+export function isModelChoice(choice: ScorerChoice): choice is ModelChoice {
   return choice === 'onnx' || choice === 'http' || choice === 'critic';
 }

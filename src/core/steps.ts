@@ -4,7 +4,12 @@
  */
 import type { RE2JS } from 're2js';
 import type { Step } from './model';
-import type { SplitRule } from './settings';
+import { isSpace, trimSpan } from './textSpan';
+
+export { trimSpan };
+
+/** `double-newline` (default), `newline`, `step-markers`, `ki` (Math-Shepherd), or `regex:<pattern>`. */
+export type SplitRule = string;
 
 /** Math-Shepherd's step tag. */
 export const KI_TAG = 'ки';
@@ -108,19 +113,6 @@ function splitBeforeMarkers(text: string): Step[] {
 function pushTrimmed(text: string, start: number, end: number, out: Step[]): void {
   const span = trimSpan(text, start, end);
   if (span.end > span.start) out.push({ index: out.length, text: text.slice(span.start, span.end), start: span.start, end: span.end });
-}
-
-/** `[start, end)` shrunk past white space at both ends. */
-export function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
-  let s = start;
-  let e = end;
-  while (s < e && isSpace(text.charCodeAt(s))) s++;
-  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
-  return { start: s, end: e };
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0;
 }
 
 /** Explicit steps: find each in the response in order; a step not found gets an empty span at the cursor. */

@@ -2,7 +2,7 @@
  * The draft every trainer adapter starts from, and the group key of a prompt's text: shared by
  * formatsTrainers.ts and formatsAgents.ts.
  */
-import type { RolloutDraft } from './formats';
+import type { RolloutDraft } from './formatDraft';
 
 /** A blank draft of a trainer's format; the adapter fills in what its records hold. */
 export function trainerDraft(format: RolloutDraft['format'], fields: Partial<RolloutDraft>): RolloutDraft {

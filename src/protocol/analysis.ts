@@ -7,10 +7,10 @@
  * `details` requests get exactly one `details` or `failed`. Results arrive in chunks so the host
  * never deserialises a whole 40 MB file's analysis in one event-loop turn.
  */
-import type { AnalysedRollout, FileAnalysis } from '../core/analysis';
+import type { AnalysedRollout, FileAnalysis } from '../core/fileAnalysis';
 import type { Diagnostic } from '../core/model';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
 import { isModelConfig, type ModelConfig } from './modelConfig';

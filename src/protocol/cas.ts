@@ -5,7 +5,7 @@
  * task order, as each is decided, then `done`. A result per task lets the host's time budget know
  * which task the worker is on when it stops answering.
  */
-import type { CasResult, CasTask } from '../core/casService';
+import type { CasResult, CasTask } from '../core/cas/casService';
 
 export type HostToCas =
   | { type: 'load'; id: number }

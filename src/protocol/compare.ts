@@ -4,7 +4,7 @@
  * on `type`: each `analyseSide` request gets exactly one `side` or `failed`. Both ends check what
  * they receive with the guards below.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
 import type { CompareSide } from '../core/compare/compareSide';
 

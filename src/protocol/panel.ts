@@ -7,10 +7,10 @@
  */
 import type { Decision, OutcomeKind } from '../core/model';
 import type { FalsePositive } from '../core/groups';
-import type { FileReport } from '../core/report';
-import type { ProfSettings } from '../core/settings';
+import type { FileReport } from '../core/fileReport';
+import type { ProfSettings } from '../core/profSettings';
 import type { RolloutFacts } from '../core/presentation/rolloutFacts';
-import type { AuditResult } from '../core/audit';
+import type { AuditResult } from '../core/flawAudit';
 import type { FlagAgreement } from '../core/evaluation/flagAgreement';
 
 /** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */

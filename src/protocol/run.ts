@@ -5,7 +5,7 @@
  * `removed` when a run leaves. Commands from the webview (`openStep`, `addRun`, `removeRun`) get
  * no answer. Both ends check every message on arrival with the guards below.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import type { StepSummary } from '../core/run/stepSummary';
 
 /** One step as the charts draw it: the figures, never texts or paths. */

@@ -4,7 +4,7 @@
  * comes from the file (answers, gold, the scorer's notes, which quote steps) is escaped, so it
  * renders as the text it is: never a link, an image, HTML or a heading.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import { clip, formatScore, formatScoreBeside } from '../core/presentation/numbers';
 import { outcomeLine } from '../core/presentation/outcomeWords';
 import { readAsSentence, rewardsText } from '../core/presentation/readingWords';

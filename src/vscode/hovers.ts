@@ -2,7 +2,7 @@
  * Hovers on steps and rollouts, in raw rollout files and in the Rollout View.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS } from '../core/settings';
+import { DEFAULT_SETTINGS } from '../core/profSettings';
 import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';

@@ -6,11 +6,13 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { RolloutDetail } from '../protocol/analysis';
-import type { AnalysisClient } from '../scoring/analysisClient';
+import type { AnalysisClient } from '../scoring/analysis/analysisClient';
 import type { AnalysisStore } from './analysisStore';
 import type { EditorMarks, LineMark, MarkChange, MarkSource } from './decorations';
 import { fillSummary } from '../core/presentation/summaryWords';
 import { markKind } from './marks';
+import { labelBadge } from './labels/labelFigures';
+import type { LabelsController } from './labels/labelsController';
 import { renderRollouts, type RenderedRollout, type RenderedView } from './rolloutViewRender';
 
 /** The Rollout View's URI scheme. */
@@ -64,7 +66,9 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     private readonly client: AnalysisClient,
     private readonly store: AnalysisStore,
     private readonly summaryTemplate: () => string,
+    private readonly labels?: Pick<LabelsController, 'matchOf' | 'onDidChange'>,
   ) {
+    if (labels) this.subscriptions.push(labels.onDidChange((uri) => this.refreshViewsOf(uri)));
     this.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(ROLLOUT_VIEW_SCHEME, {
         onDidChange: this.contentChanges.event,
@@ -81,7 +85,9 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     const analysis = this.store.get(vscode.Uri.parse(query.source));
     if (!analysis?.summary) return 'The source file has not been analysed yet: open it, then open the Rollout View again.';
     const details = await this.client.details(query.source, query.ids);
-    const rendered = renderRollouts(details, { fileLabel: basename(vscode.Uri.parse(query.source).path), settings: analysis.summary.settings });
+    const source = vscode.Uri.parse(query.source);
+    const labelOf = (rolloutId: number): string | null => labelBadge(this.labels?.matchOf(source, rolloutId));
+    const rendered = renderRollouts(details, { fileLabel: basename(source.path), settings: analysis.summary.settings, labelOf });
     this.views.set(uri.toString(), { query, details, rendered });
     // The marks follow the text: repaint once VS Code has the new content.
     setTimeout(() => this.markChanges.fire({ uri, isFinal: true }), 0);

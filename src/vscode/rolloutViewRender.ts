@@ -3,7 +3,7 @@
  * block per numbered step, the final answer and the gold. Returns where each piece landed so the
  * view can carry the raw file's decorations, hovers and navigation. Pure: no `vscode` import.
  */
-import type { ProfSettings } from '../core/settings';
+import type { ProfSettings } from '../core/profSettings';
 import type { RolloutDetail } from '../protocol/analysis';
 import { formatScore } from '../core/presentation/numbers';
 import { clip } from '../core/presentation/numbers';
@@ -45,6 +45,8 @@ export interface RenderedView {
 export interface RenderOptions {
   fileLabel: string;
   settings: Pick<ProfSettings, 'lambda' | 'maxSteps' | 'penalty'>;
+  /** The user's label of a rollout in words (`labelled: first wrong step 2`), or null. */
+  labelOf?: (rolloutId: number) => string | null;
 }
 
 class LineWriter {
@@ -72,6 +74,8 @@ function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOpt
   if (rewards !== null) out.write(`- Rewards in the file: ${rewards}`);
   const readAs = readAsSentence(rollout.format, rollout.questionReading);
   if (readAs !== null) out.write(`- ${readAs}`);
+  const label = options.labelOf?.(rollout.id) ?? null;
+  if (label !== null) out.write(`- ${label.charAt(0).toUpperCase()}${label.slice(1)}`);
   if (rollout.falsePositive.suspected) {
     out.write(`- ⚠ Suspected false positive (${falsePositiveRulesText(rollout.falsePositive.rules)}): ${rollout.evidence ?? ''}`);
   }

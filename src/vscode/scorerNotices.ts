@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
 import { showError, showWarning } from './notify';
-import type { ScorerNotice } from './scorerChoice';
+import type { ScorerNotice } from './scorerFromSettings';
 
 const RESCORE = 'Re-score';
 const CHOOSE = 'Choose Scorer';

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import type { TrustedValue } from './scorerChoice';
+import type { TrustedValue } from './scorerFromSettings';
 import { readModelSettings } from './scoringSettings';
 import { commandIds } from './commandIds';
 import { settingIds } from './settingIds';

@@ -4,10 +4,10 @@
  * script, the score cache in the extension's global storage) and the API key from secret storage.
  */
 import * as vscode from 'vscode';
-import { defaultCacheDir } from '../scoring/cache/identity';
+import { defaultCacheDir } from '../scoring/scorers/cache/identity';
 import type { ModelConfig } from '../protocol/modelConfig';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type SettingLevels, type TrustedValue } from './scorerChoice';
+import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type SettingLevels, type TrustedValue } from './scorerFromSettings';
 import { settingIds } from './settingIds';
 
 /** Where the host keeps what model scorers need. */

@@ -7,8 +7,8 @@
 import { askModal, showWarning } from './notify';
 import type { SendPlan } from '../protocol/analysis';
 import type { ModelConfig } from '../protocol/modelConfig';
-import { plainHttpKeyWarning } from '../scoring/endpoints/endpointUrls';
-import { consentText } from '../scoring/critic/consentText';
+import { plainHttpKeyWarning } from '../scoring/scorers/endpoints/endpointUrls';
+import { consentText } from '../scoring/scorers/critic/consentText';
 
 const SEND = 'Send';
 const SEND_ALWAYS = 'Send, and don\'t ask again this session';

@@ -3,10 +3,10 @@
  * read with validation so a bad value falls back to its default instead of breaking analysis.
  */
 import * as vscode from 'vscode';
-import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/settings';
-import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/settings';
+import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/profSettings';
+import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/profSettings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import { trustedValue } from './scorerChoice';
+import { trustedValue } from './scorerFromSettings';
 import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
 import { showWarning } from './notify';
 

@@ -5,10 +5,10 @@
  * Set-up Guide opens the shipped docs/gpu.md (manual steps: the extension downloads nothing).
  */
 import * as vscode from 'vscode';
-import { formatSetupReport, runSetupCheck, type SetupReport } from '../scoring/setupCheck';
+import { formatSetupReport, runSetupCheck, type SetupReport } from '../scoring/setup/setupCheck';
 import { commandIds } from './commandIds';
 import { showInfo, showWarning } from './notify';
-import { resolveModelDir } from './scorerChoice';
+import { resolveModelDir } from './scorerFromSettings';
 import { readModelSettings } from './scoringSettings';
 
 /** Where the extension is installed, and the endpoints' API key. */

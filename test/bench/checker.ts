@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { readFileLines } from '../../src/scoring/fileLines';
+import { readFileLines } from '../../src/scoring/analysis/fileLines';
 import { analyseFile } from '../../src/cli/analyseFile';
-import { judgeStep } from '../../src/scoring/checker/stepCheck';
+import { judgeStep } from '../../src/scoring/scorers/checker/stepCheck';
 import { judgeStep as judgeStepBefore } from './checkerBefore/stepCheck';
 import { writeDump } from './core';
 import type { BenchResult } from './types';

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readFileLines } from '../../src/scoring/fileLines';
+import { readFileLines } from '../../src/scoring/analysis/fileLines';
 import { analyseFile } from '../../src/cli/analyseFile';
 import type { BenchResult } from './types';
 

@@ -4,9 +4,9 @@
  * with two, and with two of which one answers every request with 503. Each figure is a ratio to the
  * single endpoint measured in the same run; the ideal for two healthy endpoints is 2.
  */
-import { createCriticScorer } from '../../src/scoring/critic/criticScorer';
-import type { ScoreItem } from '../../src/scoring/scorer';
-import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/critic/fakeChatServer';
+import { createCriticScorer } from '../../src/scoring/scorers/critic/criticScorer';
+import type { ScoreItem } from '../../src/scoring/scorers/scorer';
+import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/scorers/critic/fakeChatServer';
 import type { BenchResult } from './types';
 
 const ROLLOUTS = 160;

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RE2JS } from 're2js';
-import { analysePath } from '../../src/scoring/analysePath';
+import { analysePath } from '../../src/scoring/analysis/analysePath';
 import { buildExplorerTable, type ExplorerTable } from '../../src/core/explore/explorerTable';
 import { ExplorerEngine } from '../../src/core/explore/explorerEngine';
 import { memoryTexts, type RolloutText, type RolloutTextSource } from '../../src/core/explore/textSearch';

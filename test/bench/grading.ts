@@ -4,9 +4,9 @@
  * reach the same few answers, in assorted spellings. Cached against uncached in the same run,
  * plus the one-off cost of loading the algebra system.
  */
-import { casIfLoaded, loadCas } from '../../src/core/cas';
+import { casIfLoaded, loadCas } from '../../src/core/cas/casEngine';
 import { createBoundedGrader, type BoundedGrader } from '../../src/core/answer/boundedGrade';
-import { gradeFast, loadAnswerGrader, type AnswerGrader } from '../../src/core/answer/grade';
+import { gradeFast, loadAnswerGrader, type AnswerGrader } from '../../src/core/answer/gradeAnswer';
 import { CasClient } from '../../src/scoring/cas/casClient';
 import type { BenchResult } from './types';
 

@@ -7,8 +7,8 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 
 import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { analyseWithModel } from '../../src/scoring/modelAnalysis';
-import { ModelScorers } from '../../src/scoring/modelScorers';
+import { analyseWithModel } from '../../src/scoring/analysis/modelAnalysis';
+import { ModelScorers } from '../../src/scoring/scorers/modelScorers';
 import { bareRead } from './longLine';
 import type { BenchResult } from './types';
 

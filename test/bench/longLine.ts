@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readFileLines } from '../../src/scoring/fileLines';
+import { readFileLines } from '../../src/scoring/analysis/fileLines';
 import { analyseFromDisk } from './largeFile';
 import type { BenchResult } from './types';
 

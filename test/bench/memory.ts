@@ -10,7 +10,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { analysePath } from '../../src/scoring/analysePath';
+import { analysePath } from '../../src/scoring/analysis/analysePath';
 import type { BenchResult } from './types';
 
 const DIR = 'test-output/bench';

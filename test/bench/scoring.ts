@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import * as ort from 'onnxruntime-node';
-import { planBatches, type BatchRow } from '../../src/scoring/onnx/batching';
-import { createOnnxScorer } from '../../src/scoring/onnx/onnxScorer';
-import { buildPrmInput } from '../../src/scoring/profiles/prmInput';
-import { parseProfileManifest, resolveProfile } from '../../src/scoring/profiles/profile';
-import { loadPrmTokenizer } from '../../src/scoring/profiles/tokenizer';
-import type { ScoreItem } from '../../src/scoring/scorer';
+import { planBatches, type BatchRow } from '../../src/scoring/scorers/onnx/batching';
+import { createOnnxScorer } from '../../src/scoring/scorers/onnx/onnxScorer';
+import { buildPrmInput } from '../../src/scoring/scorers/profiles/prmInput';
+import { parseProfileManifest, resolveProfile } from '../../src/scoring/scorers/profiles/profile';
+import { loadPrmTokenizer } from '../../src/scoring/scorers/profiles/checkpointTokenizer';
+import type { ScoreItem } from '../../src/scoring/scorers/scorer';
 import type { BenchResult } from './types';
 
 const BATCH_TOKENS = 8192;
@@ -52,7 +52,7 @@ async function prepare(root: string): Promise<{ dir: string; modelDir: string; w
   execFileSync(process.execPath, [join(root, 'scripts/build-tiny-model.mjs'), dir, '--only', 'tiny-bench']);
   const workerPath = join(dir, 'onnxWorker.js');
   await build({
-    entryPoints: [join(root, 'src/scoring/onnx/worker.ts')], outfile: workerPath, bundle: true,
+    entryPoints: [join(root, 'src/scoring/scorers/onnx/onnxWorker.ts')], outfile: workerPath, bundle: true,
     platform: 'node', format: 'cjs', target: 'node20', external: ['onnxruntime-node'], logLevel: 'warning',
   });
   return { dir, modelDir: join(dir, 'tiny-bench'), workerPath };

@@ -7,7 +7,7 @@
  * the same filter in the webview, measured here through its own `recompute`.
  */
 import { decideAll, type GroupMember } from '../../src/core/groups';
-import { resolveSettings } from '../../src/core/settings';
+import { resolveSettings } from '../../src/core/profSettings';
 import { recompute } from '../../webview/groupModel';
 import type { GroupData, GroupRow } from '../../src/protocol/panel';
 import type { BenchResult } from './types';

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseFile } from '../../src/cli/analyseFile';
 import type { CliIo } from '../../src/cli/io';
-import { readFileLines } from '../../src/scoring/fileLines';
-import { readPrompt } from '../../src/core/transcript/prompt';
+import { readFileLines } from '../../src/scoring/analysis/fileLines';
+import { readPrompt } from '../../src/core/transcript/promptReading';
 import { readResponse } from '../../src/core/transcript/response';
 import type { BenchResult } from './types';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileLines } from '../../src/scoring/fileLines';
+import { readFileLines } from '../../src/scoring/analysis/fileLines';
 import { writeDump } from './core';
 import type { BenchResult } from './types';
 

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/critic/fakeChatServer';
+import { startFakeChatServer, type FakeChatServer } from '../unit/scoring/scorers/critic/fakeChatServer';
 import { filesUnder } from './codeServer';
 import { textPosition } from './editorDom';
 import { panelFrame } from './panelHarness';

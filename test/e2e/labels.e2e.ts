@@ -155,4 +155,13 @@ describe('labelling rollouts in the editor', () => {
     expect(await lenses()).toContainEqual(expect.stringMatching(/labelled: first wrong step 2$/));
     await workbench.screenshot('labels-04-after-disk-change');
   });
+
+  test('the Rollout View of a labelled rollout says its label in the header', async () => {
+    await workbench.goToLine(2, 20);
+    await workbench.runCommand('PROF Lens: Open Rollout View');
+    await workbench.page.locator('.tab.active[aria-label*="rollout 2"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => workbench.visibleEditorText(), { timeout: 15_000 }).toContain('## Steps');
+    expect((await workbench.visibleEditorText()).replace(/\n/g, '')).toContain('- Labelled: first wrong step 2');
+    await workbench.screenshot('labels-05-rollout-view-badge');
+  });
 });

@@ -49,7 +49,7 @@ async function filterWithCli(options: string[]): Promise<{ kept: Buffer; decisio
   const input = join(dir, 'rollouts.jsonl');
   writeFileSync(input, fixture);
   const quiet = (): void => undefined;
-  await runCli(['filter', input, '-o', join(dir, 'kept.jsonl'), '--decisions', join(dir, 'decisions.jsonl'), ...options], { stdout: quiet, stderr: quiet, isStderrTty: false, cwd: dir });
+  await runCli(['filter', input, '-o', join(dir, 'kept.jsonl'), '--decisions', join(dir, 'decisions.jsonl'), '--cache-dir', join(dir, 'cache'), ...options], { stdout: quiet, stderr: quiet, isStderrTty: false, cwd: dir });
   return { kept: readFileSync(join(dir, 'kept.jsonl')), decisions: readFileSync(join(dir, 'decisions.jsonl')) };
 }
 

@@ -92,6 +92,24 @@ describe('the PROF Lens sidebar', () => {
     expect(await workbench.page.locator('.tab[aria-label*="PROF group"]').count()).toBe(0);
   });
 
+  test('a group\'s context menu opens the Rollout Explorer filtered to that group', async () => {
+    // The activity bar's icon toggles the sidebar: click it only when the tree is hidden.
+    if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
+    await tree().hover();
+    await workbench.page.locator('.action-label[aria-label="Show All Rollouts"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+    await row('uid=gsm-02').click({ button: 'right' });
+    const item = workbench.page.locator('.context-view .action-label', { hasText: 'Open Rollout Explorer' }).first();
+    await item.waitFor();
+    await item.click();
+    await workbench.page.waitForTimeout(500);
+    if (await item.isVisible().catch(() => false)) await workbench.page.keyboard.press('Enter');
+    const frame = await panelFrame(workbench.page, /Rollout Explorer · gsm-rollouts\.jsonl/);
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000 }).toBe('group gsm-02 · 8');
+    expect(await frame.locator('.grid-rows .grid-row.rollout').count()).toBe(8);
+    await workbench.screenshot('sidebar-04-group-explorer');
+    await workbench.closeTabs('Rollout Explorer');
+  });
+
   test('the Outline lists groups, and a group lists its rollouts', async () => {
     await workbench.openFile('gsm-rollouts.jsonl');
     // The breadcrumbs below follow the cursor: put it in the first group.
@@ -105,8 +123,8 @@ describe('the PROF Lens sidebar', () => {
       expect.stringMatching(/line 3 ?✓ dropped: correct, steps least trusted · weakest 0\.05 \(step 1\) · ⚠ FP/),
     ]));
     // The breadcrumbs name the group and the rollout under the cursor.
-    await expect.poll(async () => (await workbench.page.locator('.breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ')).toContain('uid=gsm-01');
-    await workbench.screenshot('sidebar-04-outline');
+    await expect.poll(async () => (await workbench.page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ')).toContain('uid=gsm-01');
+    await workbench.screenshot('sidebar-05-outline');
   });
 
   test('a file whose scores tie for most rollouts: lenses say tied, one notice offers a PRM or critic', async () => {
@@ -117,6 +135,6 @@ describe('the PROF Lens sidebar', () => {
     const lenses = async (): Promise<string[]> => (await codeLensTexts(workbench.activeEditor())).flatMap((text) => text.replace(/\u00a0/g, ' ').split(/\s+\|\s+/));
     await expect.poll(lenses, { timeout: 30_000 }).toContainEqual(expect.stringContaining('tied with 3 others'));
     expect((await lenses()).join('\n')).not.toMatch(/rank \d of 4 correct/);
-    await workbench.screenshot('sidebar-05-ties-notice');
+    await workbench.screenshot('sidebar-06-ties-notice');
   });
 });

@@ -155,6 +155,7 @@ export class RowList {
     const isSelected = this.selected.has(row.id);
     attrs['aria-selected'] = String(isSelected);
     attrs['data-id'] = String(row.id);
+    attrs['data-vscode-context'] = JSON.stringify({ webviewSection: 'rollout', rolloutId: row.id });
     const classes = ['grid-row', 'rollout', `family-${reasonFamily(row.reason)}`];
     if (isSelected) classes.push('selected');
     if (index === this.cursor) classes.push('cursor');

@@ -6,9 +6,9 @@
 import { h, svg, svgTitle } from '../dom';
 import { reasonLabel } from '../../src/core/presentation/reasonWords';
 import type { RunView } from '../../src/protocol/run';
-import { columnWidth, linearScale, niceMax, reasonOrder, stackedColumns } from './trendGeometry';
-import { PLOT, valueAxis, type ChartContent } from './trendChart';
-import { count } from './trendContents';
+import { columnWidth, linearScale, niceMax, reasonOrder, stackedColumns } from './runGeometry';
+import { PLOT, valueAxis, type ChartContent } from './runChart';
+import { count } from './runContents';
 
 /** A CSS class for a reason: known codes have their own colour, others share one per kind. */
 export function reasonClass(reason: string): string {

@@ -8,10 +8,10 @@ import { h, replaceChildren } from '../dom';
 import { formatPercent } from '../../src/core/presentation/numbers';
 import type { RunDashboardData, RunView } from '../../src/protocol/run';
 import type { RunChannel } from './runChannel';
-import { TrendChart, type ChartEvents } from './trendChart';
-import { lineCharts, lineContent, share } from './trendContents';
+import { TrendChart, type ChartEvents } from './runChart';
+import { lineCharts, lineContent, share } from './runContents';
 import { decisionContent, reasonLegend, runReasons } from './decisionChart';
-import { unionSteps } from './trendGeometry';
+import { unionSteps } from './runGeometry';
 
 export class RunPage {
   private data: RunDashboardData | null = null;

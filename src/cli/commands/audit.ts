@@ -6,7 +6,7 @@
  * with the flawed ones. The paper's figures: 26.28% of correct answers flawed; the bottom half by
  * consistency removed 65.88% of those.
  */
-import { auditFigures, auditSample, type AuditResult } from '../../core/audit';
+import { auditFigures, auditSample, type AuditResult } from '../../core/flawAudit';
 import { formatPercent } from '../../core/presentation/numbers';
 import { thresholdText } from '../../core/presentation/thresholdWords';
 import { readLabelsFile } from '../../scoring/labels/labelFiles';

@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { formatSetupReport, runSetupCheck } from '../../scoring/setupCheck';
-import { API_KEY_ENV } from '../../scoring/http/httpScorer';
+import { formatSetupReport, runSetupCheck } from '../../scoring/setup/setupCheck';
+import { API_KEY_ENV } from '../../scoring/scorers/http/httpScorer';
 import { parseArgs, UsageError } from '../args';
 import { EXIT_OK, type CliIo } from '../io';
 import { terminalJson, terminalText } from '../terminalText';

@@ -13,17 +13,17 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/analysis';
+import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/fileAnalysis';
 import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { readText } from '../../core/reader';
-import type { ProfSettings } from '../../core/settings';
-import { readDocument } from '../../scoring/analysePath';
+import type { ProfSettings } from '../../core/profSettings';
+import { readDocument } from '../../scoring/analysis/analysePath';
 import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formatsTrainers';
-import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/outputFiles';
+import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/output/outputFiles';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';
 import { thresholdText } from '../../core/presentation/thresholdWords';

@@ -5,7 +5,7 @@ import { checkRegularFile } from '../../scoring/inputs/inputFile';
 import { createBoundedGrader, type BoundedVerdict, type GradePair } from '../../core/answer/boundedGrade';
 import { readText } from '../../core/reader';
 import { asText } from '../../core/fields';
-import { sharedCas } from '../../scoring/cas/casClient';
+import { holdCas } from '../../scoring/cas/casClient';
 import { UsageError } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { terminalJson } from '../terminalText';
@@ -22,7 +22,8 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
   // Only a regular file: `/dev/zero` never ends and a FIFO blocks.
   checkRegularFile(path);
   const read = readText(await readFile(path, 'utf8'), file);
-  const grader = createBoundedGrader(sharedCas());
+  const held = holdCas(io.cas);
+  const grader = createBoundedGrader(held.cas);
   let problems = read.diagnostics.length;
   for (const d of read.diagnostics) io.stderr(`${file}:${d.line}: ${d.message}\n`);
   const cases: Case[] = [...read.records].sort((a, b) => a.line - b.line).map((record) => {

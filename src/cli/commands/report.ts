@@ -1,5 +1,5 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
-import type { FileAnalysis } from '../../core/analysis';
+import type { FileAnalysis } from '../../core/fileAnalysis';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';

@@ -6,18 +6,18 @@
  */
 import { availableParallelism } from 'node:os';
 import { trendCsv, trendJson } from '../../core/run/trendOutput';
-import { createScorerChain } from '../../scoring/chain';
-import { defaultCacheDir } from '../../scoring/cache/identity';
-import { summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/trend/runFiles';
-import { RunPathError } from '../../scoring/trend/runLayoutFiles';
-import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/trend/summaryCache';
-import { SummaryPool } from '../../scoring/trend/summaryPool';
+import { createScorerChain } from '../../scoring/scorers/chain';
+import { defaultCacheDir } from '../../scoring/scorers/cache/identity';
+import { summariseRuns, type FileSummariser, type RunProgress } from '../../scoring/run/runFiles';
+import { RunPathError } from '../../scoring/run/runLayoutFiles';
+import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring/run/summaryCache';
+import { SummaryPool } from '../../scoring/run/summaryPool';
 import { bundledWorkerPath } from '../../scoring/cas/casClient';
-import { summariseFile } from '../../scoring/trend/summariseFile';
+import { summariseFile } from '../../scoring/run/summariseFile';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
-import { renderTrend } from '../trend/trendTable';
+import { renderTrend } from '../run/runTable';
 import { terminalJson, terminalText } from '../terminalText';
 
 function jobsOf(args: ParsedArgs): number {
@@ -85,7 +85,7 @@ async function planFor(args: ParsedArgs, scoring: ScoringChoice): Promise<Plan> 
       dispose: () => Promise.resolve(),
     };
   }
-  const workerPath = bundledWorkerPath('trendWorker.js');
+  const workerPath = bundledWorkerPath('runWorker.js');
   const pool = new SummaryPool(workerPath, jobsOf(args));
   const choice = scoring.scorer;
   return {

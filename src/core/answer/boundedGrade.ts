@@ -4,11 +4,11 @@
  * sent to the CAS, all of a batch in one request. An answer the CAS may not see or did not decide
  * in time is "not decided", and the verdict says why.
  */
-import { casScreen, shorten } from '../casLimits';
-import type { CasService, CasTask } from '../casService';
-import { FAST_LEAVES } from './compare';
-import { answerText, MAX_ANSWER_CHARS } from './prepare';
-import { decide, predictedAnswer, prepareAnswer, type Prepared, type Verdict } from './grade';
+import { casScreen, shorten } from '../cas/casLimits';
+import type { CasService, CasTask } from '../cas/casService';
+import { FAST_LEAVES } from './answerEquality';
+import { answerText, MAX_ANSWER_CHARS } from './prepareAnswer';
+import { decide, predictedAnswer, prepareAnswer, type Prepared, type Verdict } from './gradeAnswer';
 import { nestingProblem } from './structure';
 
 /** A verdict; `notDecided` names why the CAS did not decide it (screened out, over budget). */

@@ -7,6 +7,7 @@
  */
 import type { OutcomeKind, ReasonCode } from '../model';
 import { OUTCOME_ORDER, REASON_ORDER } from './explorerTable';
+import { isRecord } from '../isRecord';
 
 export const QUERY_VERSION = 1;
 
@@ -76,10 +77,6 @@ export class QueryError extends Error {
 /** Every rollout, in file order. */
 export function emptyQuery(): ExplorerQuery {
   return { version: QUERY_VERSION, filter: {}, sort: null };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function isNumericColumn(value: unknown): value is NumericColumn {

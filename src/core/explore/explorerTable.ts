@@ -4,13 +4,13 @@
  * these arrays, never the rollouts, so a million rows answer in milliseconds; a page of rows is
  * made from them on demand.
  */
-import type { AnalysedRollout, FileAnalysis } from '../analysis';
+import type { AnalysedRollout, FileAnalysis } from '../fileAnalysis';
 import type { OutcomeKind, ReasonCode } from '../model';
-import type { FalsePositiveRule } from '../settings';
-import { FALSE_POSITIVE_RULES } from '../settings';
+import type { FalsePositiveRule } from '../profSettings';
+import { FALSE_POSITIVE_RULES } from '../profSettings';
 import { NOT_SUSPECTED } from '../groups';
 import { Interner } from '../columns';
-import { eachRollout, rolloutCount } from '../analysis';
+import { eachRollout, rolloutCount } from '../fileAnalysis';
 import { groupIds } from '../decisionLines';
 import { REASON_LABELS } from '../presentation/reasonWords';
 import { scoreSummary, weakestStepOf } from '../presentation/stepFacts';

@@ -6,10 +6,11 @@
  */
 import type { SourceRecord } from '../model';
 import { readText } from '../reader';
-import { quoteValue } from '../settings';
+import { quoteValue } from '../profSettings';
 import { recordLocation } from '../presentation/locationWords';
 import { isContentKey, rolloutKey, stepKey } from './contentKey';
 import { LABELS_FORMAT, LABELS_VERSION, type LabelStore, type RolloutLabel } from './labelStore';
+import { isRecord } from '../isRecord';
 
 /** What a labels file held. */
 export interface LabelsRead {
@@ -21,10 +22,6 @@ export interface LabelsRead {
 
 type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** Read the text of a labels file named `fileName`. */
 export function readLabels(text: string, fileName: string): LabelsRead {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -35,7 +32,7 @@ export function readLabels(text: string, fileName: string): LabelsRead {
     } catch {
       parsed = undefined;
     }
-    if (isObject(parsed) && 'format' in parsed) return readSidecar(parsed, fileName);
+    if (isRecord(parsed) && 'format' in parsed) return readSidecar(parsed, fileName);
   }
   const read = readText(body, fileName);
   return readProcessBench(read.records, read.diagnostics.map((d) => d.message), fileName);
@@ -58,7 +55,7 @@ function readSidecar(value: Json, fileName: string): LabelsRead {
 
 /** A sidecar entry, or what is wrong with it. */
 function sidecarEntry(entry: unknown): RolloutLabel | string {
-  if (!isObject(entry)) return 'expected an object';
+  if (!isRecord(entry)) return 'expected an object';
   const { key, firstWrongStep, steps } = entry;
   if (!isContentKey(key)) return `"key" ${quoteValue(key)} is not a content key (c1: and 16 hex digits)`;
   if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) return `"steps" must be a whole number ≥ 0, got ${quoteValue(steps)}`;

@@ -3,7 +3,7 @@
  * scorer's note on it), or how far below its peers the rollout sits. Every flag names one.
  */
 import type { FalsePositive } from '../groups';
-import type { ProfSettings } from '../settings';
+import type { ProfSettings } from '../profSettings';
 import { formatScoreBeside, formatScoresApart } from './numbers';
 
 /** What the evidence line needs to know about the rollout besides its flag. */

@@ -3,7 +3,7 @@
  * the zones a rule penalises, why one rollout is penalised, and its badge.
  */
 import type { Decision } from '../model';
-import type { ProfSettings } from '../settings';
+import type { ProfSettings } from '../profSettings';
 import { penaltyBounds } from '../prof';
 
 /** What the penalty words depend on. */

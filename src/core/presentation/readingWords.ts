@@ -5,7 +5,7 @@
  * reward fields the file carries beside the outcome. Never silent about a guess.
  */
 import type { FormatId, RewardField } from '../model';
-import type { QuestionReading } from '../transcript/prompt';
+import type { QuestionReading } from '../transcript/promptReading';
 import { TEMPLATE_NAMES, type TurnRole } from '../transcript/turns';
 import { capText } from './capText';
 

@@ -3,7 +3,7 @@
  * the editor's summaries, hovers, CodeLens, Problems and the panels.
  */
 import type { ReasonCode } from '../model';
-import type { FalsePositiveRule } from '../settings';
+import type { FalsePositiveRule } from '../profSettings';
 
 export const REASON_LABELS: Readonly<Record<ReasonCode, string>> = {
   kept: 'kept',

@@ -4,7 +4,7 @@
  * positive. Computed once where the analysis runs (and again only when a what-if re-decides).
  */
 import type { FalsePositive } from '../groups';
-import type { ProfSettings } from '../settings';
+import type { ProfSettings } from '../profSettings';
 import { evidenceLine } from './evidence';
 import { lowStepsOf, weakestStepOf } from './stepFacts';
 

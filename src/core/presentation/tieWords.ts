@@ -3,7 +3,7 @@
  * kept out of one) reads "tied with 9 others, removed by file order", never "rank 12 of 14"; and a
  * file where most ranked rollouts sit in such ties is one the scorer cannot rank.
  */
-import type { AnalysedRollout } from '../analysis';
+import type { AnalysedRollout } from '../fileAnalysis';
 import { TIE_TOLERANCE } from '../prof';
 
 /** What tie words read from a rollout. */

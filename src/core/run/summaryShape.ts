@@ -5,12 +5,7 @@
  */
 import type { FileSummary } from './runSummary';
 import type { StepPart } from './stepSummary';
-
-type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../isRecord';
 
 function isCount(v: unknown): boolean {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0;

@@ -6,10 +6,10 @@
  */
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { chooseThreshold } from '../../core/evaluation/thresholdChoice';
-import { DEFAULT_SETTINGS, type ProfSettings } from '../../core/settings';
+import { DEFAULT_SETTINGS, type ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { AnalysisSource } from '../../protocol/analysis';
-import type { Scorer } from '../scorer';
+import type { Scorer } from '../scorers/scorer';
 import { readCalibrations } from './calibrationStore';
 import { peekFileScores, peekTextScores, scorerIdentity, type ScoresPeek } from './scorerIdentity';
 

@@ -7,7 +7,7 @@
 import { mkdir, readFile } from 'node:fs';
 import { join } from 'node:path';
 import type { Calibration } from '../../core/evaluation/thresholdChoice';
-import { writeFileAtomic } from '../outputFiles';
+import { writeFileAtomic } from '../output/outputFiles';
 
 export const CALIBRATIONS_FILE = 'calibrations.v1.json';
 const FORMAT = 'prof-lens-calibrations';

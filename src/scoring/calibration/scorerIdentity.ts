@@ -8,7 +8,7 @@ import type { ScorerChoice } from '../../core/scorerChoice';
 import { readText } from '../../core/reader';
 import { recordStepScores } from '../../core/stepScoreFields';
 import type { Json } from '../../core/fields';
-import type { Scorer } from '../scorer';
+import type { Scorer } from '../scorers/scorer';
 import { readInputLines } from '../inputs/inputLines';
 import { readLine } from '../../core/reader';
 import { checkRegularFile } from '../inputs/inputFile';

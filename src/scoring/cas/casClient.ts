@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Worker as WorkerThread } from 'node:worker_threads';
-import { shorten } from '../../core/casLimits';
-import type { CasResult, CasService, CasTask } from '../../core/casService';
+import { shorten } from '../../core/cas/casLimits';
+import type { CasResult, CasService, CasTask } from '../../core/cas/casService';
 import { isCasToHost, type CasToHost } from '../../protocol/cas';
-import { SupervisedWorker } from '../supervisedWorker';
-import { WorkerCrashError, WorkerStallError } from '../workerPolicy';
+import { SupervisedWorker } from '../workers/supervisedWorker';
+import { WorkerCrashError, WorkerStallError } from '../workers/workerPolicy';
 
 /** How long one task may take (well above the ~1 ms a real comparison costs, even on a loaded machine). */
 export const CAS_TASK_BUDGET_MS = 1500;
@@ -110,17 +110,26 @@ function describe(task: CasTask): string {
   return task.kind === 'value' ? shorten(task.latex) : `${shorten(task.pred.text)} against ${shorten(task.gold.text)}`;
 }
 
-let shared: CasClient | null = null;
-
-/** The process's CAS worker, started on first use. */
-export function sharedCas(): CasClient {
-  shared ??= new CasClient();
-  return shared;
+/** A CAS to use and how to let it go: the one passed in (its owner stops it), else one of the caller's own. */
+export interface HeldCas {
+  cas: CasService;
+  /** Stops the caller's own CAS worker; nothing for one passed in. */
+  release(): Promise<void>;
 }
 
-/** Stops the process's CAS worker (a later use starts a new one). */
-export async function releaseSharedCas(): Promise<void> {
-  const client = shared;
-  shared = null;
-  await client?.dispose();
+/**
+ * `given` when the composition root (a CLI command, a worker) passed one in; otherwise a CAS worker
+ * of the caller's own, started on first use and stopped by `release` (a later use starts a new one).
+ */
+export function holdCas(given: CasService | undefined): HeldCas {
+  if (given) return { cas: given, release: () => Promise.resolve() };
+  let own: CasClient | null = null;
+  return {
+    cas: { run: (tasks, signal) => (own ??= new CasClient()).run(tasks, signal) },
+    release: async () => {
+      const client = own;
+      own = null;
+      await client?.dispose();
+    },
+  };
 }

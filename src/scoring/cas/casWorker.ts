@@ -6,14 +6,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ComputeEngine, Expression } from '@cortex-js/compute-engine';
-import { loadCas } from '../../core/cas';
-import { casLeaves, casParser } from '../../core/answer/cas-compare';
-import type { LeafComparer } from '../../core/answer/compare';
-import { decideOnEngine } from '../../core/answer/grade';
-import { casScreen, shorten } from '../../core/casLimits';
-import type { CasResult, CasTask } from '../../core/casService';
+import { loadCas } from '../../core/cas/casEngine';
+import { casLeaves, casParser } from '../../core/answer/casCompare';
+import type { LeafComparer } from '../../core/answer/answerEquality';
+import { decideOnEngine } from '../../core/answer/gradeAnswer';
+import { casScreen, shorten } from '../../core/cas/casLimits';
+import type { CasResult, CasTask } from '../../core/cas/casService';
 import { isHostToCas, type CasToHost } from '../../protocol/cas';
-import { casValue } from '../checker/casCheck';
+import { casValue } from '../scorers/checker/casCheck';
 
 const port = parentPort;
 // The engine reports its own troubles on the console; here they are results ("not decided"), not noise on the user's terminal.

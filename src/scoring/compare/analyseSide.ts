@@ -4,23 +4,26 @@
  * records of that step: a record's `step`/`global_step`, else the step in its file's name.
  */
 import type { Diagnostic } from '../../core/model';
-import type { FileAnalysis } from '../../core/analysis';
-import type { ProfSettings } from '../../core/settings';
+import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { stepOfRecord } from '../../core/run/trainingStep';
 import { summariseForCompare, type CompareSide } from '../../core/compare/compareSide';
 import { buildExplorerTable } from '../../core/explore/explorerTable';
-import { Analyzer } from '../analyse';
-import { analysePath } from '../analysePath';
-import { fileBatches } from '../trend/fileBatches';
-import type { Scorer } from '../scorer';
+import { Analyzer } from '../analysis/analyse';
+import { analysePath } from '../analysis/analysePath';
+import { fileBatches } from '../run/fileBatches';
+import type { Scorer } from '../scorers/scorer';
 import { CompareSourceError, type CompareSource } from './compareSource';
+import type { CasService } from '../../core/cas/casService';
 
 export interface SideOptions {
   settings: Partial<ProfSettings>;
   scorer: ScorerChoice;
   modelScorer?: Scorer;
   signal?: AbortSignal;
+  /** Where the algebra runs (the caller's CAS worker). */
+  cas?: CasService;
   /** Keep each prompt's rollout ids (for a side-by-side view). */
   withRows?: boolean;
 }

@@ -7,8 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stepOfFileName } from '../../core/run/trainingStep';
-import type { FieldRole } from '../../core/settings';
-import { listRunFiles, RunPathError } from '../trend/runLayoutFiles';
+import type { FieldRole } from '../../core/profSettings';
+import { listRunFiles, RunPathError } from '../run/runLayoutFiles';
 
 /** A side as resolved: the files to read and, for a step, which records of them belong. */
 export interface CompareSource {

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { isCompareWorkerToHost, type AnalyseSideRequest, type CompareWorkerToHost } from '../../protocol/compare';
 import { bundledWorkerPath } from '../cas/casClient';
-import { SupervisedWorker } from '../supervisedWorker';
+import { SupervisedWorker } from '../workers/supervisedWorker';
 import type { AnalysedSide, SideOptions } from './analyseSide';
 import { CompareSourceError, type CompareSource } from './compareSource';
 

@@ -8,12 +8,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { adaptRecord } from '../../core/formats';
 import { readLine, readText } from '../../core/reader';
-import type { FieldRole } from '../../core/settings';
+import type { FieldRole } from '../../core/profSettings';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
-import { LineSplitter } from '../fileLines';
+import { LineSplitter } from '../analysis/fileLines';
 import { InputFile } from '../inputs/inputFile';
-import { readDocument, type LineIndex } from '../analysePath';
+import { readDocument, type LineIndex } from '../analysis/analysePath';
 
 type Fields = Partial<Record<FieldRole, string>>;
 

@@ -7,7 +7,7 @@ import { compareSides, type Comparison } from '../../core/compare/comparison';
 import { summariseForCompare } from '../../core/compare/compareSide';
 import { promptSides } from '../../core/compare/promptSides';
 import type { ComparisonView, ExplorerAnswer, ExplorerCall } from '../../protocol/explorer';
-import type { KeptAnalysis } from '../rolloutDetails';
+import type { KeptAnalysis } from '../analysis/rolloutDetails';
 import { openExplorer, type ExplorerSession } from './explorerSession';
 import { exportSelection } from './exportSelection';
 

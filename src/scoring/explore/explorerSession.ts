@@ -4,11 +4,11 @@
  * JSONL file by byte ranges; a JSON document read whole), and exports of a selection from the
  * file it read.
  */
-import type { FieldRole } from '../../core/settings';
+import type { FieldRole } from '../../core/profSettings';
 import { buildExplorerTable } from '../../core/explore/explorerTable';
 import { ExplorerEngine } from '../../core/explore/explorerEngine';
 import { memoryTexts, type RolloutTextSource } from '../../core/explore/textSearch';
-import type { KeptAnalysis } from '../rolloutDetails';
+import type { KeptAnalysis } from '../analysis/rolloutDetails';
 import { diskTexts, documentTexts } from './diskTexts';
 import { exportSelection, type ExportedSelection } from './exportSelection';
 

@@ -9,13 +9,13 @@
 import { resolve } from 'node:path';
 import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
 import { readLine, readText } from '../../core/reader';
-import type { FieldRole } from '../../core/settings';
+import type { FieldRole } from '../../core/profSettings';
 import { selectionLines, type RolloutPlaces, type SelectedOnLine } from '../../core/explore/selection';
 import { recordLocation } from '../../core/presentation/locationWords';
-import { readFileLines } from '../fileLines';
-import { readDocument } from '../analysePath';
+import { readFileLines } from '../analysis/fileLines';
+import { readDocument } from '../analysis/analysePath';
 import { InputFile, InputFileError } from '../inputs/inputFile';
-import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../outputFiles';
+import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../output/outputFiles';
 
 export interface ExportSelectionJob {
   /** The file the analysis read. */

@@ -3,7 +3,7 @@
  * every row of a parquet file in one batch, each row a line of JSON. A `.json` document is not
  * lines: callers read it whole (`readDocument`).
  */
-import { readFileLines, type FileLine, type ReadLinesOptions } from '../fileLines';
+import { readFileLines, type FileLine, type ReadLinesOptions } from '../analysis/fileLines';
 import { InputFile, type InputKind } from './inputFile';
 import { parquetLines } from './parquetRows';
 

@@ -6,8 +6,9 @@
  * treats it as a line of JSON Lines. 64-bit integers become numbers, NaN (a reward function's None)
  * becomes null.
  */
-import type { FileLine } from '../fileLines';
+import type { FileLine } from '../analysis/fileLines';
 import type { InputFile } from './inputFile';
+import { errorText } from '../../core/errorText';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */
 export const MAX_PARQUET_BYTES = 512 * 1024 * 1024;
@@ -53,7 +54,7 @@ export async function parquetLines(input: InputFile, options: { onChunk?: (bytes
   try {
     rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(`${input.path} could not be read as parquet: ${reason} (PROF Lens reads uncompressed and Snappy-compressed parquet, as pandas writes it by default)`);
   }
   return rows.map((row, i): FileLine => {

@@ -7,7 +7,7 @@ import { readLabels, type LabelsRead } from '../../core/labels/labelFile';
 import { serialiseLabels, sidecarPath, type LabelStore } from '../../core/labels/labelStore';
 import type { ProcessBenchItem } from '../../core/labels/labelMatch';
 import { emptyLabelStore } from '../../core/labels/labelStore';
-import { writeFileAtomic } from '../outputFiles';
+import { writeFileAtomic } from '../output/outputFiles';
 
 /** Larger labels files are refused with a message rather than read. */
 export const MAX_LABELS_BYTES = 256 * 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import { showError, showInfo } from '../notify';

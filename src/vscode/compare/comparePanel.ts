@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isCompareToHost, type CompareSubject, type CompareToHost, type HostToCompare } from '../../protocol/explorer';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { webviewOptions } from '../panel/panelHost';
 import { loadPanelPage } from '../panel/panelPage';
 

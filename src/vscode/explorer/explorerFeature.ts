@@ -4,9 +4,9 @@
  * back after a reload, and refreshing when its file's analysis finishes.
  */
 import * as vscode from 'vscode';
-import { parseExplorerQuery, type ExplorerQuery } from '../../core/explore/explorerQuery';
+import { emptyQuery, parseExplorerQuery, type ExplorerQuery } from '../../core/explore/explorerQuery';
 import { isExplorerState } from '../../protocol/explorer';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
 import { showInfo } from '../notify';
@@ -31,6 +31,13 @@ function isExploreArgs(value: unknown): value is ExploreArgs {
   return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)['source'] === 'string' && 'query' in value;
 }
 
+/** A node of the PROF Lens sidebar, as its context menu hands it over. */
+function isSidebarNode(value: unknown): value is { kind: 'file' | 'group' | 'rollout'; source: string; groupId?: unknown } {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (v['kind'] === 'file' || v['kind'] === 'group' || v['kind'] === 'rollout') && typeof v['source'] === 'string';
+}
+
 /** The analysed file the user means: the active editor's, else a visible one, else the only one. */
 export function analysedFileInView(store: ExplorerFeatureDeps['store']): vscode.Uri | undefined {
   const editors = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].filter((e): e is vscode.TextEditor => !!e && e.document.uri.scheme !== ROLLOUT_VIEW_SCHEME);
@@ -48,6 +55,12 @@ function targetOf(store: ExplorerFeatureDeps['store'], arg: unknown): ExplorerTa
     } catch {
       query = null;
     }
+    return { source: vscode.Uri.parse(arg.source), query };
+  }
+  // The sidebar's context menu passes its node: a group opens filtered to that group; a file or a
+  // rollout opens the whole file.
+  if (isSidebarNode(arg)) {
+    const query = arg.kind === 'group' && typeof arg.groupId === 'string' ? { ...emptyQuery(), filter: { group: arg.groupId } } : null;
     return { source: vscode.Uri.parse(arg.source), query };
   }
   if (isRolloutTarget(arg)) return { source: vscode.Uri.parse(arg.source), query: null };

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { ExplorerQuery } from '../../core/explore/explorerQuery';
 import { isExplorerToHost, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
 import type { ExportResult } from '../../protocol/panel';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { webviewOptions } from '../panel/panelHost';
 import { loadPanelPage } from '../panel/panelPage';

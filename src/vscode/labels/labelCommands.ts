@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { exportProcessBench, type ExportSource } from '../../core/labels/labelMatch';
 import { sidecarPath } from '../../core/labels/labelStore';
+import { formatScore } from '../../core/presentation/numbers';
 import type { RolloutSummary } from '../../protocol/analysis';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { writeProcessBenchExport } from '../../scoring/labels/labelFiles';
-import { checkOutputs } from '../../scoring/outputFiles';
+import { checkOutputs } from '../../scoring/output/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import { showError, showInfo } from '../notify';
@@ -45,6 +46,22 @@ function atCursor(deps: LabelCommandDeps): LabelCommandArgs | undefined {
   return rollout && { source: document.uri.toString(), rolloutId: rollout.id };
 }
 
+/** Asks which step of a rollout is the first wrong one: each with its score, the weakest named. */
+async function pickStep(rollout: RolloutSummary): Promise<number | undefined> {
+  const count = stepCountOf(rollout);
+  if (count === 0) {
+    void showInfo(`Rollout ${rollout.id + 1} (line ${rollout.line}) has no steps to mark.`);
+    return undefined;
+  }
+  const items = Array.from({ length: count }, (_, step) => {
+    const score = rollout.stepScores[step];
+    const scoreText = typeof score === 'number' ? `score ${formatScore(score)}` : 'not scored';
+    return { label: `Step ${step + 1}`, description: step === rollout.weakestStep?.step ? `${scoreText} · weakest` : scoreText, step };
+  });
+  const picked = await vscode.window.showQuickPick(items, { title: `First wrong step of rollout ${rollout.id + 1} (line ${rollout.line})`, placeHolder: 'Pick the first step that is wrong' });
+  return picked?.step;
+}
+
 /** What the user's words say was done. */
 function doneText(change: LabelChange, rollout: RolloutSummary): string {
   const what = change === null ? 'label cleared' : labelWords(change);
@@ -65,15 +82,17 @@ async function label(deps: LabelCommandDeps, arg: unknown, kind: 'firstWrongStep
   }
   let change: LabelChange;
   if (kind === 'firstWrongStep') {
-    if (target.step === undefined) {
-      void showInfo('Put the cursor on the step to mark as the first wrong one.');
+    // From a row that names no step (the Rollout Explorer's context menu), the user picks the step.
+    const step = target.step ?? (isLabelCommandArgs(arg) ? await pickStep(rollout) : undefined);
+    if (step === undefined) {
+      if (!isLabelCommandArgs(arg)) void showInfo('Put the cursor on the step to mark as the first wrong one.');
       return;
     }
-    if (target.step >= stepCountOf(rollout)) {
-      void showInfo(`Rollout ${rollout.id + 1} has no step ${target.step + 1}.`);
+    if (step >= stepCountOf(rollout)) {
+      void showInfo(`Rollout ${rollout.id + 1} has no step ${step + 1}.`);
       return;
     }
-    change = target.step;
+    change = step;
   } else {
     change = kind === 'sound' ? -1 : null;
   }

@@ -15,9 +15,9 @@ import {
   type LabelStore,
 } from '../../core/labels/labelStore';
 import type { RolloutKeys } from '../../protocol/analysis';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { readLabelsFile, writeLabelsSidecar } from '../../scoring/labels/labelFiles';
-import { checkOutputs } from '../../scoring/outputFiles';
+import { checkOutputs } from '../../scoring/output/outputFiles';
 import type { AnalysisStore, DocumentAnalysis } from '../analysisStore';
 import { sidecarState, type SidecarState } from './sidecarState';
 

@@ -5,10 +5,10 @@
  * are written atomically by the same writer as `prof-lens filter`.
  */
 import * as vscode from 'vscode';
-import { resolveSettings, type ProfSettings } from '../../core/settings';
+import { resolveSettings, type ProfSettings } from '../../core/profSettings';
 import type { RolloutSummary } from '../../protocol/analysis';
 import type { DecisionFormat, ExportResult, WhatIfSettings } from '../../protocol/panel';
-import { checkOutputs, writeFileAtomic } from '../../scoring/outputFiles';
+import { checkOutputs, writeFileAtomic } from '../../scoring/output/outputFiles';
 import type { AnalysisStore } from '../analysisStore';
 import { decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from './exportFiles';
 import { InputFile } from '../../scoring/inputs/inputFile';

@@ -9,7 +9,7 @@ import { decisionLine, groupIds } from '../../core/decisionLines';
 import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/keptLines';
 import { LineBreakScanner } from '../../core/lineBreaks';
 import { readText } from '../../core/reader';
-import type { ProfSettings } from '../../core/settings';
+import type { ProfSettings } from '../../core/profSettings';
 import type { RolloutSummary } from '../../protocol/analysis';
 import { rankScores } from './panelData';
 

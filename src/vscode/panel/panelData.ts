@@ -4,8 +4,8 @@
  */
 import { groupIds } from '../../core/decisionLines';
 import { readAsText, turnLabel } from '../../core/presentation/readingWords';
-import type { PromptTurn } from '../../core/transcript/prompt';
-import type { ProfSettings } from '../../core/settings';
+import type { PromptTurn } from '../../core/transcript/promptReading';
+import type { ProfSettings } from '../../core/profSettings';
 import type { AnalysisSummary, RolloutDetail, RolloutSummary } from '../../protocol/analysis';
 import type { DashboardData, FalsePositiveEntry, GroupData, GroupEntry, GroupRow, PanelSettings, PanelStep } from '../../protocol/panel';
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { isPanelState } from '../../protocol/panel';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
 import { showError, showInfo } from '../notify';

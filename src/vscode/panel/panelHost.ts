@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
 import type { PanelLabels } from '../labels/panelLabels';
-import type { AnalysisClient } from '../../scoring/analysisClient';
+import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { PARQUET_EDITOR_VIEW_TYPE } from '../panel/panelFeature';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
-import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
+import type { RunTrackerDeps } from '../../scoring/run/runTracker';
 import { loadPanelPage } from '../panel/panelPage';
 import { showError } from '../notify';
 import { webviewOptions } from '../panel/panelHost';

@@ -9,16 +9,16 @@ import * as vscode from 'vscode';
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { resolveSettings } from '../../core/settings';
+import { resolveSettings } from '../../core/profSettings';
 import { stepOfFileName } from '../../core/run/trainingStep';
 import { runFolderOfStepFile } from '../../core/run/runLayout';
 import { VALIDATION_QUERY } from './runSession';
 import { modelConfigKey } from '../../protocol/modelConfig';
-import { modelDirIdentity } from '../../scoring/cache/identity';
+import { modelDirIdentity } from '../../scoring/scorers/cache/identity';
 import { isRunPanelState, type RunDashboardData } from '../../protocol/run';
-import { codeIdentity, createSummaryCache, summaryIdentity, type SummaryCache } from '../../scoring/trend/summaryCache';
-import { SummaryPool } from '../../scoring/trend/summaryPool';
-import type { RunTrackerDeps } from '../../scoring/trend/runTracker';
+import { codeIdentity, createSummaryCache, summaryIdentity, type SummaryCache } from '../../scoring/run/summaryCache';
+import { SummaryPool } from '../../scoring/run/summaryPool';
+import type { RunTrackerDeps } from '../../scoring/run/runTracker';
 import { commandIds } from '../commandIds';
 import type { ScorerPlanner } from '../scoringSettings';
 import { runScoring, type RunScoring } from './runScoring';
@@ -27,7 +27,7 @@ import { RUN_DASHBOARD_VIEW_TYPE, RunDashboard } from './runDashboard';
 
 export interface RunFeatureDeps {
   extensionUri: vscode.Uri;
-  /** The bundled summary worker, `dist/trendWorker.js`. */
+  /** The bundled summary worker, `dist/runWorker.js`. */
   workerPath: string;
   /** Where summaries are cached (beside the score cache). */
   cacheDir: string;

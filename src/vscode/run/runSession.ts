@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { RunTracker, type RunTrackerDeps } from '../../scoring/trend/runTracker';
+import { RunTracker, type RunTrackerDeps } from '../../scoring/run/runTracker';
 
 /** The query of a run URI that names a folder's validation dumps. */
 export const VALIDATION_QUERY = 'split=validation';

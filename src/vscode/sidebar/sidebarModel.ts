@@ -5,6 +5,7 @@
  * It reads the summaries the analysis already sent; it computes no decision or score itself.
  */
 import type { RolloutSummary } from '../../protocol/analysis';
+import { groupIds } from '../../core/decisionLines';
 import { clip, formatScore } from '../../core/presentation/numbers';
 import { outcomeLabel } from '../../core/presentation/outcomeWords';
 import { reasonFamily, reasonLabel } from '../../core/presentation/reasonWords';
@@ -39,6 +40,8 @@ export interface GroupNode {
   key: string;
   /** The group's first rollout, so Show PROF Group works on a group too. */
   rolloutId: number;
+  /** The group's readable id (`gsm-01`, `g3`), as the Rollout Explorer's group filter names it. */
+  groupId: string;
   label: string;
   description: string;
   tooltip: string;
@@ -114,9 +117,10 @@ export function groupsInOrder(rollouts: readonly RolloutSummary[]): Map<string, 
 export function groupNodes(source: string, rollouts: readonly RolloutSummary[], filter: SidebarFilter): (GroupNode | MoreNode)[] {
   const nodes: (GroupNode | MoreNode)[] = [];
   let left = 0;
+  const ids = groupIds(rollouts);
   for (const [key, members] of groupsInOrder(rollouts)) {
     if (filter !== 'all' && !members.some((r) => matchesFilter(r, filter))) continue;
-    if (nodes.length < MAX_CHILDREN) nodes.push(groupNode(source, key, members, filter));
+    if (nodes.length < MAX_CHILDREN) nodes.push(groupNode(source, key, members, filter, ids.get(key)));
     else left++;
   }
   if (left > 0) nodes.push({ kind: 'more', label: `${left} more groups not listed; filter to narrow` });
@@ -124,7 +128,7 @@ export function groupNodes(source: string, rollouts: readonly RolloutSummary[], 
 }
 
 /** A group's node: `uid=gsm-01`, `n 8 · n+ 5 · n− 3 · kept 4`. */
-export function groupNode(source: string, key: string, members: readonly RolloutSummary[], filter: SidebarFilter): GroupNode {
+export function groupNode(source: string, key: string, members: readonly RolloutSummary[], filter: SidebarFilter, groupId = key): GroupNode {
   const correct = members.filter((r) => r.outcome.kind === 'correct').length;
   const incorrect = members.filter((r) => r.outcome.kind === 'incorrect').length;
   const kept = members.filter((r) => r.decision.kept).length;
@@ -138,6 +142,7 @@ export function groupNode(source: string, key: string, members: readonly Rollout
     source,
     key,
     rolloutId: first.id,
+    groupId,
     label: clip(key, 60) || '(no group key)',
     description: parts.join(' · '),
     tooltip: `Group ${key} (line ${first.line}): ${members.length} rollouts, ${correct} correct, ${incorrect} incorrect; PROF keeps ${kept}`,

@@ -40,7 +40,9 @@ export function fixtureFiles(fixtures: string): string[] {
     for (const name of readdirSync(join(fixtures, dir)).sort()) {
       const rel = dir ? `${dir}/${name}` : name;
       if (statSync(join(fixtures, rel)).isDirectory()) {
-        if (name !== 'golden') walk(rel);
+        // prm/ is a labelled evaluation set (realPrmScores.test.ts covers it), not a rollout dump;
+        // left out, it also leaves the generated dumps' text pool as recorded.
+        if (name !== 'golden' && name !== 'prm') walk(rel);
       } else if (/\.jsonl?$/.test(name)) {
         found.push(rel);
       }

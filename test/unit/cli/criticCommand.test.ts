@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { startFakeChatServer, type FakeChatServer } from '../scoring/critic/fakeChatServer';
-import { startFakeServer, type FakeServer } from '../scoring/http/fakePoolingServer';
+import { startFakeChatServer, type FakeChatServer } from '../scoring/scorers/critic/fakeChatServer';
+import { startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 
 const ROOT = join(__dirname, '../../..');
 const KEY = 'sk-cli-9d8c7b6a5f4e';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { startFakeChatServer } from '../scoring/critic/fakeChatServer';
+import { startFakeChatServer } from '../scoring/scorers/critic/fakeChatServer';
 
 let dir: string;
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { keptBytes } from '../../../src/vscode/panel/exportFiles';
-import { startFakeServer, type FakeServer } from '../scoring/http/fakePoolingServer';
+import { startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 import type { RolloutSummary } from '../../../src/protocol/analysis';
 
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-filter-bytes-'));

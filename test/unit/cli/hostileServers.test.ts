@@ -15,9 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { EndpointPool } from '../../../src/scoring/endpoints/endpointPool';
-import { createOnnxScorer } from '../../../src/scoring/onnx/onnxScorer';
-import { startFakeServer, type FakeServer } from '../scoring/http/fakePoolingServer';
+import { EndpointPool } from '../../../src/scoring/scorers/endpoints/endpointPool';
+import { createOnnxScorer } from '../../../src/scoring/scorers/onnx/onnxScorer';
+import { startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 
 const ROOT = join(__dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-servers-'));

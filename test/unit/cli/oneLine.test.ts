@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { readFileLines } from '../../../src/scoring/fileLines';
+import { readFileLines } from '../../../src/scoring/analysis/fileLines';
 import { readLine } from '../../../src/core/reader';
 
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-one-line-'));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { analysePath } from '../../../src/scoring/analysePath';
+import { analysePath } from '../../../src/scoring/analysis/analysePath';
 import { fixtureFiles, generateDump, textPool } from './corpusDumps';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));

@@ -9,7 +9,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { startFakeServer, type FakeServer } from '../scoring/http/fakePoolingServer';
+import { startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 
 const ROOT = join(__dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/gsm-rollouts.jsonl');

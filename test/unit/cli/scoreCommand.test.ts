@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { fakeScore, startFakeServer, type FakeServer } from '../scoring/http/fakePoolingServer';
+import { fakeScore, startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 import { splitSteps } from '../../../src/core/steps';
 
 const ROOT = join(__dirname, '../../..');

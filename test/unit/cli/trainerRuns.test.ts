@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { startFakeServer } from '../scoring/http/fakePoolingServer';
+import { startFakeServer } from '../scoring/scorers/http/fakePoolingServer';
 import { qwenTokenizerDir } from '../scoring/inputs/qwenFiles';
 
 const ROOT = join(__dirname, '../../..');

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { startFakeServer } from '../scoring/http/fakePoolingServer';
+import { startFakeServer } from '../scoring/scorers/http/fakePoolingServer';
 
 const ROOT = join(__dirname, '../../..');
 const SMALL = join(ROOT, 'test/fixtures/run/small');

@@ -9,9 +9,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { createScoreCache, SCORE_CACHE_FILE } from '../../../src/scoring/cache/scoreCache';
-import { cachedScorer } from '../../../src/scoring/cache/cachedScorer';
-import type { Scorer } from '../../../src/scoring/scorer';
+import { createScoreCache, SCORE_CACHE_FILE } from '../../../src/scoring/scorers/cache/scoreCache';
+import { cachedScorer } from '../../../src/scoring/scorers/cache/cachedScorer';
+import type { Scorer } from '../../../src/scoring/scorers/scorer';
 
 const ROOT = join(__dirname, '../../..');
 const SMALL = join(ROOT, 'test/fixtures/run/small');

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { analyseText } from '../../../src/scoring/analyse';
+import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { decideGroup, type RankInput } from '../../../src/core/prof';
 import { falsePositivesOf } from '../../../src/core/groups';
-import { resolveSettings } from '../../../src/core/settings';
+import { resolveSettings } from '../../../src/core/profSettings';
 
 function r(id: number, correct: boolean, mean: number, h = 4): RankInput {
   return { id, correct, scores: Array.from({ length: h }, () => mean) };

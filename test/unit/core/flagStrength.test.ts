@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decideGroup, type RankInput } from '../../../src/core/prof';
 import { falsePositivesOf } from '../../../src/core/groups';
 import { strongestFirst } from '../../../src/core/flagStrength';
-import { resolveSettings } from '../../../src/core/settings';
+import { resolveSettings } from '../../../src/core/profSettings';
 
 function flagged(group: RankInput[], settings = {}): ReturnType<typeof falsePositivesOf> {
   const s = resolveSettings(settings);

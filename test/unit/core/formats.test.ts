@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readText } from '../../../src/core/reader';
-import { prepareRecord, type PreparedRollout } from '../../../src/core/prepare';
-import { resolveSettings } from '../../../src/core/settings';
+import { prepareRecord, type PreparedRollout } from '../../../src/core/prepareRollout';
+import { resolveSettings } from '../../../src/core/profSettings';
 import type { SourceRecord } from '../../../src/core/model';
 
 const DATA = join(__dirname, '../../fixtures/data');

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readText } from '../../../src/core/reader';
-import { prepareRecord } from '../../../src/core/prepare';
-import { resolveSettings } from '../../../src/core/settings';
+import { prepareRecord } from '../../../src/core/prepareRollout';
+import { resolveSettings } from '../../../src/core/profSettings';
 import { groupIds } from '../../../src/core/decisionLines';
 
 function groupsOf(text: string, fileName: string): string[] {

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { extractAnswer } from '../../../src/core/answer/extract';
 import { findBoxes } from '../../../src/core/answer/boxed';
-import { gradeFast } from '../../../src/core/answer/grade';
+import { gradeFast } from '../../../src/core/answer/gradeAnswer';
 import { splitSteps } from '../../../src/core/steps';
-import { validateSettings, resolveSettings } from '../../../src/core/settings';
+import { validateSettings, resolveSettings } from '../../../src/core/profSettings';
 import { finalLineAnswer } from '../../../src/core/formatsLabelled';
-import { judgeStep } from '../../../src/scoring/checker/stepCheck';
+import { judgeStep } from '../../../src/scoring/scorers/checker/stepCheck';
 
 const BOUND_MS = 3000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { aggregateScores, decideGroup, isPenalised, roundHalfEven, type RankInput } from '../../../src/core/prof';
-import { resolveSettings, type ProfSettings } from '../../../src/core/settings';
+import { resolveSettings, type ProfSettings } from '../../../src/core/profSettings';
 
 const S = resolveSettings();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodedToRaw, locateString } from '../../../src/core/rawJson';
-import { rawStepSpans } from '../../../src/core/analysis';
+import { rawStepSpans } from '../../../src/core/fileAnalysis';
 import { splitSteps } from '../../../src/core/steps';
 import { keepResponses } from '../../../src/core/rawEdit';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readText, readLine, splitLines } from '../../../src/core/reader';
-import { readFileLines } from '../../../src/scoring/fileLines';
+import { readFileLines } from '../../../src/scoring/analysis/fileLines';
 
 const good = JSON.stringify({ prompt: 'p', response: 'a\n\nb', score: 1 });
 

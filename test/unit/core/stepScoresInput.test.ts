@@ -6,7 +6,7 @@
  * problem of its rollout, which is not scored, and every aggregate stays finite.
  */
 import { describe, expect, it } from 'vitest';
-import { analyseText } from '../../../src/scoring/analyse';
+import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { readScores } from '../../../src/core/fields';
 
 const line = (scores: string, score = 1): string => `{"prompt": "p", "response": "a\\n\\nb", "score": ${score}, "step_scores": ${scores}}`;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decideGroup, TIE_TOLERANCE, type RankInput } from '../../../src/core/prof';
-import { resolveSettings } from '../../../src/core/settings';
+import { resolveSettings } from '../../../src/core/profSettings';
 
 function r(id: number, correct: boolean, mean: number, h = 4): RankInput {
   return { id, correct, scores: Array.from({ length: h }, () => mean) };

@@ -80,5 +80,10 @@ describe('the Rollout View', () => {
     expect(lines.slice(step?.startLine, step?.endLine)).toEqual(['Second', 'step.']);
     expect(view.text).toContain('## Gold\n\n20');
     expect(view.text).toContain('- ⚠ Suspected false positive (PROF drops it, a step below the threshold): step 2 of 2 scores 0.12');
+    expect(view.text).not.toContain('abelled');
+    // The user's label is in the rollout's header, and only on the rollout it belongs to.
+    const labelled = renderRollouts([detail], { fileLabel: 'r.jsonl', settings, labelOf: (id) => (id === 4 ? 'labelled: first wrong step 2' : null) });
+    expect(labelled.text.split('\n').slice(0, 8)).toContain('- Labelled: first wrong step 2');
+    expect(renderRollouts([detail], { fileLabel: 'r.jsonl', settings, labelOf: () => null }).text).toBe(view.text);
   });
 });

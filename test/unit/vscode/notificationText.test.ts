@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { resolveSettings, validateSettings, type ProfSettings } from '../../../src/core/settings';
+import { resolveSettings, validateSettings, type ProfSettings } from '../../../src/core/profSettings';
 import { MAX_NOTIFICATION_CHARS, plainNotificationText } from '../../../src/vscode/notificationText';
 
 const ROOT = join(__dirname, '../../..');

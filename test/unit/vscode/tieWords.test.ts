@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summariseRollout, type RolloutSummary } from '../../../src/protocol/analysis';
-import { analyseText } from '../../../src/scoring/analyse';
+import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { isMostlyTies, tiedMembers, tieNoticeText, tieText } from '../../../src/core/presentation/tieWords';
 import { lensTitle } from '../../../src/vscode/codeLensText';
 import { fillSummary } from '../../../src/core/presentation/summaryWords';

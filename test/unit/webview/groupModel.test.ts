@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseText } from '../../../src/scoring/analyse';
+import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { summariseRollout } from '../../../src/protocol/analysis';
 import type { RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
-import type { FileAnalysis } from '../../../src/core/analysis';
+import type { FileAnalysis } from '../../../src/core/fileAnalysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
 import { countGroup, isSameWhatIf, lineCell, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
 import { penaltyReason } from '../../../src/core/presentation/penaltyWords';

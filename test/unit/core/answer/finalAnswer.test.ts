@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { finalAnswer, lastProgramOutput } from '../../../../src/core/answer/finalAnswer';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 
 describe('finalAnswer', () => {
   it('the harness’s own pred wins over anything written in the response', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { harnessNumericEqual } from '../../../../src/core/answer/harness';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 
 describe('harnessNumericEqual', () => {
   it('plain numbers: thousands commas dropped, relative tolerance 1e-4', () => {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_DEPTH, nestingDepth, nestingProblem, parseAnswer } from '../../../../src/core/answer/structure';
-import { gradeFast } from '../../../../src/core/answer/grade';
+import { gradeFast } from '../../../../src/core/answer/gradeAnswer';
 import { createBoundedGrader } from '../../../../src/core/answer/boundedGrade';
-import type { CasService } from '../../../../src/core/casService';
+import type { CasService } from '../../../../src/core/cas/casService';
 
 const nested = (open: string, close: string, depth: number): string => `${open.repeat(depth)}1${close.repeat(depth)}`;
 

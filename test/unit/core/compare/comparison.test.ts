@@ -4,7 +4,7 @@ import { compareSides } from '../../../../src/core/compare/comparison';
 import type { CompareSide, SidePrompt } from '../../../../src/core/compare/compareSide';
 import { questionKey } from '../../../../src/core/compare/alignmentKey';
 import { readFileSync } from 'node:fs';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { buildExplorerTable } from '../../../../src/core/explore/explorerTable';
 import { summariseForCompare } from '../../../../src/core/compare/compareSide';
 import { promptSides } from '../../../../src/core/compare/promptSides';

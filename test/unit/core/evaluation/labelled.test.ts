@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluateFirstError, evaluationItems, firstErrorOf } from '../../../../src/core/evaluation/firstError';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 

@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { buildExplorerTable } from '../../../../src/core/explore/explorerTable';
 import { ExplorerEngine, MAX_PAGE_ROWS } from '../../../../src/core/explore/explorerEngine';
 import { QueryError, type ExplorerFilter, type ExplorerSort } from '../../../../src/core/explore/explorerQuery';
 import { memoryTexts } from '../../../../src/core/explore/textSearch';
-import type { FileAnalysis } from '../../../../src/core/analysis';
+import type { FileAnalysis } from '../../../../src/core/fileAnalysis';
 
 let small: ExplorerEngine;
 let example: ExplorerEngine;

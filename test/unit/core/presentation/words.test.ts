@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysedRollout } from '../../../../src/core/analysis';
+import type { AnalysedRollout } from '../../../../src/core/fileAnalysis';
 import { NOT_SUSPECTED } from '../../../../src/core/groups';
 import { evidenceLine } from '../../../../src/core/presentation/evidence';
 import { formatScoreBeside, formatScoresApart } from '../../../../src/core/presentation/numbers';

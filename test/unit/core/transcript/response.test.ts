@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assistantText, readResponse } from '../../../../src/core/transcript/response';
-import { readPrompt } from '../../../../src/core/transcript/prompt';
+import { readPrompt } from '../../../../src/core/transcript/promptReading';
 
 /** A verl multi-turn tool rollout's `output`, decoded with the special tokens stripped. */
 const TOOL_ROLLOUT = [

@@ -4,7 +4,7 @@
  * decided (by a fresh worker); a batch is one request. Runs the built `dist/casWorker.js`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CasTask } from '../../../../src/core/casService';
+import type { CasTask } from '../../../../src/core/cas/casService';
 import { CasClient } from '../../../../src/scoring/cas/casClient';
 
 const client = new CasClient({ budgetMs: 1000 });

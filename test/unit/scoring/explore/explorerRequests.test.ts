@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisClient } from '../../../../src/scoring/analysisClient';
+import { AnalysisClient } from '../../../../src/scoring/analysis/analysisClient';
 import type { AnalyseRequest } from '../../../../src/protocol/analysis';
 
 const ROOT = resolve(__dirname, '../../../..');

@@ -8,10 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyseWithModel } from '../../../../src/scoring/modelAnalysis';
-import { ModelScorers } from '../../../../src/scoring/modelScorers';
+import { analyseWithModel } from '../../../../src/scoring/analysis/modelAnalysis';
+import { ModelScorers } from '../../../../src/scoring/scorers/modelScorers';
 import { openExplorer, type ExplorerSession } from '../../../../src/scoring/explore/explorerSession';
-import { OutputAliasError } from '../../../../src/scoring/outputFiles';
+import { OutputAliasError } from '../../../../src/scoring/output/outputFiles';
 import type { TextQuery } from '../../../../src/core/explore/explorerQuery';
 
 const ROOT = join(__dirname, '../../../..');

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { analysePath } from '../../../../src/scoring/analysePath';
+import { analysePath } from '../../../../src/scoring/analysis/analysePath';
 import { adaptContextFor } from '../../../../src/scoring/inputs/traceTokenizer';
 import { UnreadableFileError } from '../../../../src/scoring/inputs/inputFile';
 import { qwenTokenizerDir } from './qwenFiles';

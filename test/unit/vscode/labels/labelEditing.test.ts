@@ -9,7 +9,7 @@ import { isLabelCommandArgs } from '../../../../src/vscode/labels/labelArgs';
 import { labelHoverLines } from '../../../../src/vscode/labels/labelHover';
 import { sidecarState } from '../../../../src/vscode/labels/sidecarState';
 import { shownThreshold } from '../../../../src/vscode/labels/thresholdShown';
-import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/profSettings';
 import type { Calibration } from '../../../../src/core/evaluation/thresholdChoice';
 
 const target = { prompt: 'What is 2 + 2?', response: 'We add.\n\n2 + 2 = 4', steps: ['We add.', '2 + 2 = 4'] };

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../../src/cli/main';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { summariseRollout } from '../../../../src/protocol/analysis';
-import { resolveSettings } from '../../../../src/core/settings';
+import { resolveSettings } from '../../../../src/core/profSettings';
 import { csvCell, decideFile, decisionsCsv, decisionsJsonl, keptBytes, keptRowBytes } from '../../../../src/vscode/panel/exportFiles';
-import { analysePath } from '../../../../src/scoring/analysePath';
+import { analysePath } from '../../../../src/scoring/analysis/analysePath';
 import { InputFile } from '../../../../src/scoring/inputs/inputFile';
 import { parquetLines } from '../../../../src/scoring/inputs/parquetRows';
 

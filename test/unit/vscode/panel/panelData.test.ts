@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { summariseRollout, type RolloutDetail } from '../../../../src/protocol/analysis';
-import type { FileAnalysis } from '../../../../src/core/analysis';
+import type { FileAnalysis } from '../../../../src/core/fileAnalysis';
 import { MAX_GROUP_TEXT_CHARS, MAX_SHOWN_STEPS, MAX_STEP_CHARS, dashboardData, groupData, groupLabels, rankScores } from '../../../../src/vscode/panel/panelData';
 
 let analysis: FileAnalysis;

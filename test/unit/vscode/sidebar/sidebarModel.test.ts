@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summariseRollout, type RolloutSummary } from '../../../../src/protocol/analysis';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import {
   fileNode, groupNodes, groupsInOrder, MAX_CHILDREN, rolloutNodes, type GroupNode, type RolloutNode,
 } from '../../../../src/vscode/sidebar/sidebarModel';
@@ -36,6 +36,13 @@ describe('the sidebar tree of the bundled example', () => {
     expect(groups.map((g) => g.label)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `uid=gsm-0${i}`));
     expect(groups[0]?.description).toBe('n 8 · n+ 5 · n− 3 · kept 4 · ⚠ 1');
     expect(groups[0]?.tooltip).toContain('line 1');
+  });
+
+  it('names each group by the readable id the Rollout Explorer filters on, so Open Rollout Explorer on a group opens that group', () => {
+    const groups = groupNodes(SOURCE, rollouts, 'all') as GroupNode[];
+    expect(groups.map((g) => g.groupId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `gsm-0${i}`));
+    // The filter keeps those ids when only some groups are listed.
+    expect((groupNodes(SOURCE, rollouts, 'falsePositive') as GroupNode[])[1]?.groupId).toBe('gsm-02');
   });
 
   it('lists a group\'s rollouts by line with the decision, the weakest step and the false-positive badge', () => {

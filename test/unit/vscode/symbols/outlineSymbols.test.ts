@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summariseRollout, type RolloutSummary } from '../../../../src/protocol/analysis';
-import { analyseText } from '../../../../src/scoring/analyse';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { MAX_OUTLINE_ROLLOUTS, outlineSymbols } from '../../../../src/vscode/symbols/outlineSymbols';
 
 const ROOT = join(__dirname, '../../../..');

@@ -1,0 +1,256 @@
+/**
+ * The analysis worker: reads, scores and filters a rollout file off the extension host's thread.
+ * It keeps the last analysis of each document so the Rollout View can ask for full texts later
+ * without the host ever holding every response in memory.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import type { AnalysedRollout, FileAnalysis } from '../../core/fileAnalysis';
+import {
+  isHostToWorker,
+  summariseRollout,
+  type AnalyseRequest,
+  type DetailsRequest,
+  type HostToWorker,
+  type LabelKeysRequest,
+  type SendPlan,
+  type WorkerToHost,
+} from '../../protocol/analysis';
+import type { EndpointStatus } from '../../protocol/endpoints';
+import { CasClient } from '../cas/casClient';
+import { analyseWithModel } from './modelAnalysis';
+import { ModelScorers } from '../scorers/modelScorers';
+import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
+import { ExplorerRequests } from '../explore/explorerRequests';
+import { labelKeysOf } from '../labels/labelKeys';
+import { analysisThreshold } from '../calibration/analysisThreshold';
+import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
+import { errorText } from '../../core/errorText';
+
+/** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
+const CHUNK_SIZE = 400;
+/** Progress messages are throttled; the status bar does not need more. */
+const PROGRESS_INTERVAL_MS = 100;
+
+const port = parentPort;
+/** The configured model, kept open across analyses so an edit never reloads it. */
+const models = new ModelScorers();
+/** The worker's CAS, shared by its analyses and stopped when the worker is asked to end. */
+const cas = new CasClient();
+const analyses = new Map<string, KeptAnalysis>();
+const running = new Map<number, AbortController>();
+/** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
+const outboxes = new Map<number, WorkerToHost[]>();
+/** The Rollout Explorer's and the Compare view's queries, over the kept analyses. */
+const explorers = new ExplorerRequests((documentKey) => analyses.get(documentKey));
+/** Analyses waiting for the user's answer about sending rollouts to a critic. */
+const consents = new Map<number, (isGranted: boolean) => void>();
+
+/**
+ * Test hook, never set by users: the path of a marker file. While it does not exist, the worker
+ * creates it and dies in the middle of its next analysis (the restart tests need a crash on cue).
+ */
+const CRASH_ONCE_MARKER = process.env['PROF_LENS_TEST_CRASH_ANALYSIS_ONCE'];
+
+function crashOnceForTests(): void {
+  if (!CRASH_ONCE_MARKER || existsSync(CRASH_ONCE_MARKER)) return;
+  writeFileSync(CRASH_ONCE_MARKER, 'the analysis worker crashed here on purpose\n');
+  process.exit(70);
+}
+
+function post(message: WorkerToHost): void {
+  port?.postMessage(message);
+}
+
+/** Asks the host, and waits (a cancel answers no). */
+function askConsent(requestId: number, plan: SendPlan, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const answer = (isGranted: boolean): void => {
+      consents.delete(requestId);
+      signal.removeEventListener('abort', onAbort);
+      resolve(isGranted);
+    };
+    const onAbort = (): void => answer(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    consents.set(requestId, answer);
+    post({ type: 'consent', requestId, plan });
+  });
+}
+
+async function analyse(request: AnalyseRequest): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.requestId, controller);
+  const started = performance.now();
+  let lastProgress = 0;
+  try {
+    // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
+    const { analysis, modelError, modelDeclined, endpoints, lines, threshold } = await analyseWithModel(request.source, {
+      fileName: request.fileName,
+      settings: request.settings,
+      scorer: request.scorer,
+      model: request.model,
+      models,
+      cas,
+      shouldRetryModel: request.shouldRetryModel === true,
+      signal: controller.signal,
+      onProgress: (done, total, activity, endpoints) => {
+        crashOnceForTests();
+        const now = performance.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total && total > 0) return;
+        lastProgress = now;
+        post({ type: 'progress', requestId: request.requestId, done, total, ...(activity ? { activity } : {}), ...(endpoints ? { endpoints } : {}) });
+      },
+      ...(request.shouldConfirmSend ? { confirmSend: (plan: SendPlan) => askConsent(request.requestId, plan, controller.signal) } : {}),
+      chooseThreshold: (model) => analysisThreshold({
+        source: request.source,
+        fileName: request.fileName,
+        settings: request.settings,
+        isThresholdGiven: request.isThresholdGiven === true,
+        scorer: request.scorer,
+        ...(model ? { model } : {}),
+        calibrationsDir: request.calibrationsDir ?? null,
+      }),
+    });
+    if (controller.signal.aborted) throw new Error('cancelled');
+    const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
+    analyses.set(request.documentKey, { analysis, disk });
+    sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints, threshold } });
+  } catch (error) {
+    const isCancelled = controller.signal.aborted;
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled });
+  } finally {
+    running.delete(request.requestId);
+  }
+}
+
+/** Chunks in sending order: the rollouts on the lines the user sees first, then file order. */
+function chunksOf(analysis: FileAnalysis, priority: AnalyseRequest['priorityLines']): AnalysedRollout[][] {
+  const isPriority = (r: AnalysedRollout): boolean => !!priority && r.line >= priority.from && r.line <= priority.to;
+  const first = analysis.rollouts.filter(isPriority);
+  const rest = first.length > 0 ? analysis.rollouts.filter((r) => !isPriority(r)) : analysis.rollouts;
+  const chunks: AnalysedRollout[][] = first.length > 0 ? [first] : [];
+  for (let start = 0; start < rest.length; start += CHUNK_SIZE) chunks.push(rest.slice(start, start + CHUNK_SIZE));
+  return chunks;
+}
+
+interface Results {
+  request: AnalyseRequest;
+  analysis: FileAnalysis;
+  durationMs: number;
+  /** What the summary says about the model. */
+  model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined; threshold?: ThresholdSource | undefined };
+}
+
+function sendResults({ request, analysis, durationMs, model }: Results): void {
+  const { requestId } = request;
+  const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
+    .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
+  outbox.push({
+    type: 'analysed',
+    requestId,
+    summary: {
+      diagnostics: analysis.diagnostics,
+      report: analysis.report,
+      scorer: analysis.scorer,
+      settings: analysis.settings,
+      rolloutCount: analysis.rollouts.length,
+      durationMs,
+      ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
+      ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),
+      ...(model.endpoints === undefined ? {} : { endpoints: model.endpoints }),
+      ...(model.threshold === undefined ? {} : { threshold: model.threshold }),
+    },
+  });
+  outboxes.set(requestId, outbox);
+  sendNext(requestId);
+}
+
+/** Posts the next waiting message of a request; the last one closes it. */
+function sendNext(requestId: number): void {
+  const outbox = outboxes.get(requestId);
+  const next = outbox?.shift();
+  if (!next) return;
+  if (outbox?.length === 0) outboxes.delete(requestId);
+  post(next);
+}
+
+async function details(request: DetailsRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  try {
+    post({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
+}
+
+async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.requestId, controller);
+  try {
+    post({ type: 'explored', requestId: request.requestId, answer: await explorers.answer(request.documentKey, request.call, controller.signal) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: controller.signal.aborted });
+  } finally {
+    running.delete(request.requestId);
+  }
+}
+
+async function labelKeys(request: LabelKeysRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  try {
+    post({ type: 'labelKeys', requestId: request.requestId, keys: await labelKeysOf(kept, request.rolloutIds) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
+}
+
+function describe(error: unknown): string {
+  return errorText(error);
+}
+
+port?.on('message', (message: unknown) => {
+  if (!isHostToWorker(message)) return;
+  switch (message.type) {
+    case 'analyse':
+      void analyse(message);
+      break;
+    case 'more':
+      sendNext(message.requestId);
+      break;
+    case 'cancel':
+      running.get(message.requestId)?.abort();
+      outboxes.delete(message.requestId);
+      break;
+    case 'details':
+      void details(message);
+      break;
+    case 'labelKeys':
+      void labelKeys(message);
+      break;
+    case 'forget':
+      analyses.delete(message.documentKey);
+      explorers.forget(message.documentKey);
+      break;
+    case 'explore':
+      void explore(message);
+      break;
+    case 'configure':
+      void models.configure(message.model);
+      break;
+    case 'consentReply':
+      consents.get(message.requestId)?.(message.isGranted);
+      break;
+    case 'shutdown':
+      // The model's own worker thread is terminated before this one ends.
+      void Promise.allSettled([models.release(), cas.dispose()]).finally(() => process.exit(0));
+      break;
+  }
+});
