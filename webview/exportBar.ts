@@ -4,7 +4,7 @@
  */
 import { h } from './dom';
 import type { Channel } from './channel';
-import type { DecisionFormat, ExportResult, WhatIfSettings } from '../src/protocol/panel';
+import { exportDecisions, exportKept, type DecisionFormat, type ExportResult, type WhatIfSettings } from '../src/protocol/panel';
 
 /** What the bar exports: which file, and with which settings (null: as analysed). */
 export interface ExportOptions {
@@ -41,11 +41,11 @@ export function exportBar(options: ExportOptions): HTMLElement {
     }
   };
   const kept = h('vscode-button', { text: 'Export kept rollouts…', attrs: { id: 'export-kept', title: 'Write the rollouts PROF keeps in the whole file, as prof-lens filter does' } });
-  kept.addEventListener('click', () => void run(kept, () => options.channel.request({ type: 'exportKept', source: options.source, settings: options.settings() })));
+  kept.addEventListener('click', () => void run(kept, () => options.channel.request(exportKept, { source: options.source, settings: options.settings() })));
   const decisions = h('vscode-button', { text: 'Export decisions…', attrs: { id: 'export-decisions', appearance: 'secondary', title: 'One decision line per rollout of the whole file' } });
   decisions.addEventListener('click', () => {
     const chosen: DecisionFormat = format.value === 'csv' ? 'csv' : 'jsonl';
-    void run(decisions, () => options.channel.request({ type: 'exportDecisions', source: options.source, settings: options.settings(), format: chosen }));
+    void run(decisions, () => options.channel.request(exportDecisions, { source: options.source, settings: options.settings(), format: chosen }));
   });
   return h('section', { className: 'export', attrs: { 'aria-label': 'Export' }, children: [kept, decisions, format, status] });
 }

@@ -1,9 +1,11 @@
 /**
  * What every webview shares in talking to its host: the one `acquireVsCodeApi` handle, messages
- * checked by the protocol's guard on arrival, and requests that each resolve with exactly the one
- * `response` message that carries their request id. Each panel's channel adds its typed requests
- * and saved state on top.
+ * checked by the protocol's guard on arrival, requests made from their descriptors (each resolves
+ * with exactly the one `response` that carries its request id and method), and the saved state
+ * checked by its versioned guard. Each panel's channel names its protocol on top.
  */
+import type { Guard } from '../src/protocol/guards';
+import type { ParamsOf, ResultOf, ViewRequest } from '../src/protocol/messages';
 
 /** The part of VS Code's webview API the panels use. */
 export interface VsCodeApi {
@@ -22,37 +24,40 @@ export function vscodeApi(): VsCodeApi {
   return api;
 }
 
-/** A host message that answers a request. */
-interface Response<R> {
-  type: 'response';
-  requestId: number;
-  result: R;
+interface Pending {
+  method: string;
+  resolve: (result: unknown) => void;
 }
 
-/**
- * `In`: what the host sends (its guard checks each message); `Out`: what the webview sends; `R`:
- * what a request resolves with.
- */
-export class HostChannel<In extends { type: string }, Out, R> {
+/** A message that answers a request. */
+type AnyResponse = { type: 'response'; requestId: number; method: string; result: unknown };
+
+/** Host messages other than responses (those go to their request). */
+export type Notification<In> = Exclude<In, { type: 'response' }>;
+
+/** `In`: what the host sends (its guard checks each message); `Out`: what the webview sends; `S`: the saved state. */
+export class HostChannel<In extends { type: string }, Out extends { type: string }, S = never> {
   readonly api = vscodeApi();
-  private readonly pending = new Map<number, (result: R) => void>();
+  private readonly pending = new Map<number, Pending>();
   private nextRequestId = 1;
 
-  constructor(private readonly isIn: (message: unknown) => message is In) {}
+  constructor(private readonly isIn: Guard<In>, private readonly isState?: Guard<S>) {}
 
   /** Listens to the host; messages that fail the guard are ignored, responses go to their request. */
-  listen(onMessage: (message: Exclude<In, { type: 'response' }>) => void): void {
+  listen(onMessage: (message: Notification<In>) => void): void {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       const message = event.data;
       if (!this.isIn(message)) return;
       if (message.type === 'response') {
-        const { requestId, result } = message as unknown as Response<R>;
-        const resolve = this.pending.get(requestId);
+        const { requestId, method, result } = message as unknown as AnyResponse;
+        const pending = this.pending.get(requestId);
+        // Exactly one response settles a request, and only one of the method it asked.
+        if (pending?.method !== method) return;
         this.pending.delete(requestId);
-        resolve?.(result);
+        pending.resolve(result);
         return;
       }
-      onMessage(message as Exclude<In, { type: 'response' }>);
+      onMessage(message as Notification<In>);
     });
   }
 
@@ -60,12 +65,22 @@ export class HostChannel<In extends { type: string }, Out, R> {
     this.api.postMessage(message);
   }
 
-  /** Sends the request `build` makes for a fresh id; resolves with the host's one answer to it. */
-  request(build: (requestId: number) => Out): Promise<R> {
+  /** Sends the request `descriptor` declares with a fresh id; resolves with the host's one answer to it. */
+  request<V extends ViewRequest<Out['type'], Out, unknown>>(descriptor: V, params: ParamsOf<V>): Promise<ResultOf<V>> {
     const requestId = this.nextRequestId++;
     return new Promise((resolve) => {
-      this.pending.set(requestId, resolve);
-      this.post(build(requestId));
+      this.pending.set(requestId, { method: descriptor.type, resolve: resolve as (result: unknown) => void });
+      this.post({ ...params, type: descriptor.type, requestId } as unknown as Out);
     });
+  }
+
+  /** The state saved before a reload, if it is one this version understands. */
+  savedState(): S | null {
+    const state = this.api.getState();
+    return this.isState?.(state) ? state : null;
+  }
+
+  saveState(state: S): void {
+    this.api.setState(state);
   }
 }

@@ -11,10 +11,12 @@ import type { AnalysedRollout, FileAnalysis } from '../core/fileAnalysis';
 import type { Diagnostic } from '../core/model';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../core/profSettings';
-import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
+import { isScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
-import { isModelConfig, type ModelConfig } from './modelConfig';
-import { isExplorerAnswer, isExplorerCall, type ExploreRequest, type ExploredMessage } from './explorer';
+import { isModelConfig } from './modelConfig';
+import { isExplorerAnswer, isExplorerCall } from './explorer';
+import { arrayOf, either, isArray, isBoolean, isNumber, isRecord, isString, literal, nullable, optional, outline, shape, type Guard } from './guards';
+import { message, protocol, request, type MessageOf, type Sent } from './messages';
 
 /**
  * What the host knows about one rollout: everything the decorations, hovers and Problems need,
@@ -56,140 +58,6 @@ export interface AnalysisSummary {
 /** Where the worker reads the file from: the editor's text, or the disk for unmodified files. */
 export type AnalysisSource = { kind: 'text'; text: string } | { kind: 'path'; path: string };
 
-export interface AnalyseRequest {
-  type: 'analyse';
-  requestId: number;
-  /** Identifies the document (its URI) so `details` can refer back to this analysis. */
-  documentKey: string;
-  fileName: string;
-  source: AnalysisSource;
-  settings: Partial<ProfSettings>;
-  scorer: ScorerChoice;
-  /** The model behind `auto`, `onnx` and `http`; null when none is configured (or allowed). */
-  model: ModelConfig | null;
-  /** Try a model that failed to load again (re-score), instead of falling back at once. */
-  shouldRetryModel?: boolean;
-  /** Ask the host (a `consent` message) before sending rollouts to a critic. */
-  shouldConfirmSend?: boolean;
-  /** 1-based lines the user is looking at: their rollouts are sent first. */
-  priorityLines?: { from: number; to: number };
-  /**
-   * The user set the threshold: it is used as given. Otherwise the worker uses the one calibrated
-   * for the scorer (read from `calibrationsDir`), else the settings' default.
-   */
-  isThresholdGiven?: boolean;
-  calibrationsDir?: string | null;
-}
-
-/** The host has taken in a chunk and is ready for the next (flow control). */
-export interface MoreRequest {
-  type: 'more';
-  requestId: number;
-}
-
-export interface CancelRequest {
-  type: 'cancel';
-  requestId: number;
-}
-
-export interface DetailsRequest {
-  type: 'details';
-  requestId: number;
-  documentKey: string;
-  rolloutIds: number[];
-}
-
-/**
- * The content keys labels are matched by (`rolloutKey`, `stepKey`), made from the full texts in
- * the worker so the host never holds them: every rollout's key (`rolloutIds: null`), or those of
- * some rollouts with their step keys.
- */
-export interface LabelKeysRequest {
-  type: 'labelKeys';
-  requestId: number;
-  documentKey: string;
-  rolloutIds: number[] | null;
-}
-
-export interface ForgetRequest {
-  type: 'forget';
-  documentKey: string;
-}
-
-/**
- * The model settings changed: the worker closes a model that is no longer configured (a later
- * `analyse` opens the new one).
- */
-export interface ConfigureRequest {
-  type: 'configure';
-  model: ModelConfig | null;
-}
-
-/** The extension is deactivating: release the model (its worker thread) and stop. */
-export interface ShutdownRequest {
-  type: 'shutdown';
-}
-
-/** The user's answer to a `consent` message. */
-export interface ConsentReply {
-  type: 'consentReply';
-  requestId: number;
-  isGranted: boolean;
-}
-
-export type HostToWorker =
-  | AnalyseRequest | MoreRequest | CancelRequest | DetailsRequest | LabelKeysRequest | ForgetRequest | ConfigureRequest | ShutdownRequest | ConsentReply
-  | ExploreRequest;
-
-export interface ProgressMessage {
-  type: 'progress';
-  requestId: number;
-  done: number;
-  total: number;
-  /** What the worker is doing, when a user would want to know (loading a model, scoring with it). */
-  activity?: string;
-  /** Each endpoint's state while a served model scores. */
-  endpoints?: EndpointStatus[];
-}
-
-export interface RolloutsMessage {
-  type: 'rollouts';
-  requestId: number;
-  rollouts: RolloutSummary[];
-}
-
-export interface AnalysedMessage {
-  type: 'analysed';
-  requestId: number;
-  summary: AnalysisSummary;
-}
-
-export interface DetailsMessage {
-  type: 'details';
-  requestId: number;
-  rollouts: RolloutDetail[];
-}
-
-/** One rollout's content keys; `stepKeys` only when the rollout was asked for by id. */
-export interface RolloutKeys {
-  id: number;
-  key: string;
-  stepKeys?: string[];
-}
-
-export interface LabelKeysMessage {
-  type: 'labelKeys';
-  requestId: number;
-  keys: RolloutKeys[];
-}
-
-export interface FailedMessage {
-  type: 'failed';
-  requestId: number;
-  message: string;
-  isCancelled: boolean;
-}
-
 /** What scoring with a critic would send, for the user to agree to first. */
 export interface SendPlan {
   /** Rollouts not in the cache, each one request. */
@@ -203,84 +71,106 @@ export interface SendPlan {
   model: string;
 }
 
+/** One rollout's content keys; `stepKeys` only when the rollout was asked for by id. */
+export interface RolloutKeys {
+  id: number;
+  key: string;
+  stepKeys?: string[];
+}
+
+const id = { requestId: isNumber };
+const document = { requestId: isNumber, documentKey: isString };
+
+/* ---- worker → host ---- */
+
+export const progress = message('toHost', 'progress', {
+  ...id,
+  done: isNumber,
+  total: isNumber,
+  /** What the worker is doing, when a user would want to know (loading a model, scoring with it). */
+  activity: optional(isString),
+  /** Each endpoint's state while a served model scores. */
+  endpoints: optional(isEndpointStatusList),
+});
+export const rollouts = message('toHost', 'rollouts', { ...id, rollouts: isArray as Guard<RolloutSummary[]> });
+export const analysed = message('toHost', 'analysed', { ...id, summary: outline<AnalysisSummary>({}) });
+export const detailsReply = message('toHost', 'details', { ...id, rollouts: isArray as Guard<RolloutDetail[]> });
+export const labelKeysReply = message('toHost', 'labelKeys', { ...id, keys: isArray as Guard<RolloutKeys[]> });
+export const explored = message('toHost', 'explored', { ...id, answer: isExplorerAnswer });
+/** A request failed (or was cancelled): its one answer. */
+export const failed = message('toHost', 'failed', { ...id, message: isString, isCancelled: optional(isBoolean) });
+
+/* ---- host → worker ---- */
+
+/** The user's answer to a `consent` message. */
+export const consentReply = message('fromHost', 'consentReply', { ...id, isGranted: isBoolean });
+
 /** The worker waits for a `consentReply` before it sends rollouts to the critic. */
-export interface ConsentMessage {
-  type: 'consent';
-  requestId: number;
-  plan: SendPlan;
-}
+export const consent = request('toHost', 'consent', {
+  ...id,
+  plan: outline<SendPlan>({ rollouts: isNumber, approxTokens: isNumber, urls: isArray, model: isString }),
+}, { replies: [consentReply] });
 
-export type WorkerToHost = ProgressMessage | RolloutsMessage | AnalysedMessage | DetailsMessage | LabelKeysMessage | FailedMessage | ConsentMessage | ExploredMessage;
+const isSource = either(shape({ kind: literal('text'), text: isString }), shape({ kind: literal('path'), path: isString }));
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+/**
+ * Analyse a document: zero or more `progress`, `rollouts` chunks (each waits for a `more`) and
+ * `consent` questions, then exactly one `analysed` or `failed`.
+ */
+export const analyse = request('fromHost', 'analyse', {
+  ...document,
+  fileName: isString,
+  source: isSource as Guard<AnalysisSource>,
+  settings: isRecord as Guard<Partial<ProfSettings>>,
+  scorer: isScorerChoice,
+  /** The model behind `auto`, `onnx` and `http`; null when none is configured (or allowed). */
+  model: isModelConfig,
+  /** Try a model that failed to load again (re-score), instead of falling back at once. */
+  shouldRetryModel: optional(isBoolean),
+  /** Ask the host (a `consent` message) before sending rollouts to a critic. */
+  shouldConfirmSend: optional(isBoolean),
+  /** 1-based lines the user is looking at: their rollouts are sent first. */
+  priorityLines: optional(shape({ from: isNumber, to: isNumber })),
+  /**
+   * The user set the threshold: it is used as given. Otherwise the worker uses the one calibrated
+   * for the scorer (read from `calibrationsDir`), else the settings' default.
+   */
+  isThresholdGiven: optional(isBoolean),
+  calibrationsDir: optional(nullable(isString)),
+}, { replies: [analysed, failed], updates: [progress, rollouts, consent] });
 
-function hasNumber(value: Record<string, unknown>, key: string): boolean {
-  return typeof value[key] === 'number';
-}
+/** The host has taken in a chunk and is ready for the next (flow control). */
+export const more = message('fromHost', 'more', id);
+/** Stop a request: it ends with `failed` (isCancelled). */
+export const cancel = message('fromHost', 'cancel', id);
+/** The full texts of some rollouts of a kept analysis. */
+export const details = request('fromHost', 'details', { ...document, rolloutIds: arrayOf(isNumber) }, { replies: [detailsReply, failed] });
+/**
+ * The content keys labels are matched by (`rolloutKey`, `stepKey`), made from the full texts in
+ * the worker so the host never holds them: every rollout's key (`rolloutIds: null`), or those of
+ * some rollouts with their step keys.
+ */
+export const labelKeys = request('fromHost', 'labelKeys', { ...document, rolloutIds: nullable(arrayOf(isNumber)) }, { replies: [labelKeysReply, failed] });
+/** A query, an export or a comparison over a kept analysis (the Rollout Explorer, the Compare view). */
+export const explore = request('fromHost', 'explore', { ...document, call: isExplorerCall }, { replies: [explored, failed] });
+export const forget = message('fromHost', 'forget', { documentKey: isString });
+/** The model settings changed: the worker closes a model that is no longer configured (a later `analyse` opens the new one). */
+export const configure = message('fromHost', 'configure', { model: isModelConfig });
+/** The extension is deactivating: release the model (its worker thread) and stop. */
+export const shutdown = message('fromHost', 'shutdown', {});
 
-function isSource(source: unknown): boolean {
-  if (!isRecord(source)) return false;
-  return source['kind'] === 'text' ? typeof source['text'] === 'string' : typeof source['path'] === 'string';
-}
+/** The analysis worker's channel. */
+export const analysisProtocol = protocol(analyse, more, cancel, details, labelKeys, explore, forget, configure, shutdown, consentReply, consent);
 
+export type HostToWorker = Sent<typeof analysisProtocol, 'fromHost'>;
+export type WorkerToHost = Sent<typeof analysisProtocol, 'toHost'>;
+export type AnalyseRequest = MessageOf<typeof analyse>;
+export type DetailsRequest = MessageOf<typeof details>;
+export type LabelKeysRequest = MessageOf<typeof labelKeys>;
 /** Checks a message received by the worker. */
-export function isHostToWorker(value: unknown): value is HostToWorker {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'analyse':
-      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
-        && typeof value['fileName'] === 'string' && isSource(value['source'])
-        && isRecord(value['settings']) && isScorerChoice(value['scorer'])
-        && isModelConfig(value['model']);
-    case 'more':
-    case 'cancel':
-      return hasNumber(value, 'requestId');
-    case 'details':
-      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string' && Array.isArray(value['rolloutIds']);
-    case 'labelKeys':
-      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string'
-        && (value['rolloutIds'] === null || (Array.isArray(value['rolloutIds']) && value['rolloutIds'].every((id) => typeof id === 'number')));
-    case 'forget':
-      return typeof value['documentKey'] === 'string';
-    case 'configure':
-      return isModelConfig(value['model']);
-    case 'shutdown':
-      return true;
-    case 'consentReply':
-      return hasNumber(value, 'requestId') && typeof value['isGranted'] === 'boolean';
-    case 'explore':
-      return hasNumber(value, 'requestId') && typeof value['documentKey'] === 'string' && isExplorerCall(value['call']);
-    default:
-      return false;
-  }
-}
-
+export const isHostToWorker = analysisProtocol.guard('fromHost');
 /** Checks a message received by the host. */
-export function isWorkerToHost(value: unknown): value is WorkerToHost {
-  if (!isRecord(value) || !hasNumber(value, 'requestId')) return false;
-  switch (value['type']) {
-    case 'progress':
-      return hasNumber(value, 'done') && hasNumber(value, 'total') && (value['endpoints'] === undefined || isEndpointStatusList(value['endpoints']));
-    case 'consent':
-      return isRecord(value['plan']) && hasNumber(value['plan'], 'rollouts') && hasNumber(value['plan'], 'approxTokens')
-        && Array.isArray(value['plan']['urls']) && typeof value['plan']['model'] === 'string';
-    case 'rollouts':
-    case 'details':
-      return Array.isArray(value['rollouts']);
-    case 'labelKeys':
-      return Array.isArray(value['keys']);
-    case 'analysed':
-      return isRecord(value['summary']);
-    case 'explored':
-      return isExplorerAnswer(value['answer']);
-    case 'failed':
-      return typeof value['message'] === 'string';
-    default:
-      return false;
-  }
-}
+export const isWorkerToHost = analysisProtocol.guard('toHost');
 
 /** Strips the texts a host does not need from an analysed rollout. */
 export function summariseRollout(rollout: AnalysedRollout): RolloutSummary {

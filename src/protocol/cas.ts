@@ -6,64 +6,31 @@
  * which task the worker is on when it stops answering.
  */
 import type { CasResult, CasTask } from '../core/cas/casService';
+import { arrayOf, either, isBoolean, isNumber, isString, literal, nullable, shape, type Guard } from './guards';
+import { message, protocol, request, type Sent } from './messages';
 
-export type HostToCas =
-  | { type: 'load'; id: number }
-  | { type: 'run'; id: number; tasks: CasTask[] };
+const isAnswer = shape({ text: isString, isPercent: isBoolean });
+const isTask: Guard<CasTask> = either(shape({ kind: literal('value'), latex: isString }), shape({ kind: literal('equal'), pred: isAnswer, gold: isAnswer })) as Guard<CasTask>;
+const isResult: Guard<CasResult> = either(
+  either(shape({ kind: literal('equal'), equal: nullable(isBoolean) }), shape({ kind: literal('value'), value: nullable(isNumber) })),
+  shape({ kind: literal('not-decided'), reason: isString }),
+) as Guard<CasResult>;
 
-export type CasToHost =
-  | { type: 'ready'; id: number }
-  | { type: 'result'; id: number; index: number; result: CasResult }
-  | { type: 'done'; id: number }
-  | { type: 'failed'; id: number; message: string };
+/** The engine is loaded. */
+export const loaded = message('toHost', 'ready', { id: isNumber });
+/** One task decided (tasks are answered in order). */
+export const result = message('toHost', 'result', { id: isNumber, index: isNumber, result: isResult });
+export const done = message('toHost', 'done', { id: isNumber });
+export const failed = message('toHost', 'failed', { id: isNumber, message: isString });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const load = request('fromHost', 'load', { id: isNumber }, { replies: [loaded, failed] });
+export const run = request('fromHost', 'run', { id: isNumber, tasks: arrayOf(isTask) }, { replies: [done, failed], updates: [result] });
 
-function isAnswer(value: unknown): boolean {
-  return isRecord(value) && typeof value['text'] === 'string' && typeof value['isPercent'] === 'boolean';
-}
-
-function isTask(value: unknown): value is CasTask {
-  if (!isRecord(value)) return false;
-  if (value['kind'] === 'value') return typeof value['latex'] === 'string';
-  return value['kind'] === 'equal' && isAnswer(value['pred']) && isAnswer(value['gold']);
-}
-
-function isResult(value: unknown): value is CasResult {
-  if (!isRecord(value)) return false;
-  switch (value['kind']) {
-    case 'equal':
-      return value['equal'] === null || typeof value['equal'] === 'boolean';
-    case 'value':
-      return value['value'] === null || typeof value['value'] === 'number';
-    case 'not-decided':
-      return typeof value['reason'] === 'string';
-    default:
-      return false;
-  }
-}
-
+/** The CAS worker's channel. */
+export const casProtocol = protocol(load, run);
+export type HostToCas = Sent<typeof casProtocol, 'fromHost'>;
+export type CasToHost = Sent<typeof casProtocol, 'toHost'>;
 /** Checks a message received by the CAS worker. */
-export function isHostToCas(value: unknown): value is HostToCas {
-  if (!isRecord(value) || typeof value['id'] !== 'number') return false;
-  if (value['type'] === 'load') return true;
-  return value['type'] === 'run' && Array.isArray(value['tasks']) && value['tasks'].every(isTask);
-}
-
+export const isHostToCas = casProtocol.guard('fromHost');
 /** Checks a message received from the CAS worker. */
-export function isCasToHost(value: unknown): value is CasToHost {
-  if (!isRecord(value) || typeof value['id'] !== 'number') return false;
-  switch (value['type']) {
-    case 'ready':
-    case 'done':
-      return true;
-    case 'result':
-      return typeof value['index'] === 'number' && isResult(value['result']);
-    case 'failed':
-      return typeof value['message'] === 'string';
-    default:
-      return false;
-  }
-}
+export const isCasToHost = casProtocol.guard('toHost');

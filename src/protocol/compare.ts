@@ -5,8 +5,10 @@
  * they receive with the guards below.
  */
 import type { ProfSettings } from '../core/profSettings';
-import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
+import { isScorerChoice } from '../core/scorerChoice';
 import type { CompareSide } from '../core/compare/compareSide';
+import { arrayOf, isArray, isBoolean, isNumber, isRecord, isString, nullable, outline, shape, type Guard } from './guards';
+import { message, protocol, request, type MessageOf, type Sent } from './messages';
 
 /** A side as resolved: its files, the step to keep (null: all records), each file's named step. */
 export interface SideSource {
@@ -16,47 +18,41 @@ export interface SideSource {
   fileSteps: (number | null)[];
 }
 
-export interface AnalyseSideRequest {
-  type: 'analyseSide';
-  id: number;
-  source: SideSource;
-  settings: Partial<ProfSettings>;
-  scorer: ScorerChoice;
-}
-
-export interface SideReply {
-  type: 'side';
-  id: number;
-  side: CompareSide;
-  scorerLabel: string;
-  problems: { where: string; line: number; severity: 'error' | 'warning' | 'info'; message: string }[];
-  moreProblems: number;
-}
-
-export interface SideFailed {
-  type: 'failed';
-  id: number;
+/** Problems found reading a side, as the command prints them. */
+export interface SideProblem {
+  where: string;
+  line: number;
+  severity: 'error' | 'warning' | 'info';
   message: string;
+}
+
+export const side = message('toHost', 'side', {
+  id: isNumber,
+  side: outline<CompareSide>({ prompts: isArray }),
+  scorerLabel: isString,
+  problems: isArray as Guard<SideProblem[]>,
+  moreProblems: isNumber,
+});
+export const sideFailed = message('toHost', 'failed', {
+  id: isNumber,
+  message: isString,
   /** The side cannot be compared as named (a usage error, exit 2), rather than a failure while reading it. */
-  isSourceError: boolean;
-}
+  isSourceError: isBoolean,
+});
 
-export type CompareWorkerToHost = SideReply | SideFailed;
+const isSideSource: Guard<SideSource> = shape({ label: isString, files: arrayOf(isString), step: nullable(isNumber), fileSteps: isArray as Guard<(number | null)[]> });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+/** Analyse one side: answered by exactly one `side` or `failed`. */
+export const analyseSide = request('fromHost', 'analyseSide', {
+  id: isNumber,
+  source: isSideSource,
+  settings: isRecord as Guard<Partial<ProfSettings>>,
+  scorer: isScorerChoice,
+}, { replies: [side, sideFailed] });
 
-export function isAnalyseSideRequest(value: unknown): value is AnalyseSideRequest {
-  if (!isRecord(value) || value['type'] !== 'analyseSide' || typeof value['id'] !== 'number') return false;
-  const source = value['source'];
-  return isRecord(source) && typeof source['label'] === 'string' && Array.isArray(source['files']) && source['files'].every((f) => typeof f === 'string')
-    && (source['step'] === null || typeof source['step'] === 'number') && Array.isArray(source['fileSteps'])
-    && isRecord(value['settings']) && isScorerChoice(value['scorer']);
-}
-
-export function isCompareWorkerToHost(value: unknown): value is CompareWorkerToHost {
-  if (!isRecord(value) || typeof value['id'] !== 'number') return false;
-  if (value['type'] === 'side') return isRecord(value['side']) && Array.isArray((value['side'] as Record<string, unknown>)['prompts']) && Array.isArray(value['problems']);
-  return value['type'] === 'failed' && typeof value['message'] === 'string';
-}
+/** The compare side worker's channel. */
+export const compareWorkerProtocol = protocol(analyseSide);
+export type AnalyseSideRequest = MessageOf<typeof analyseSide>;
+export type CompareWorkerToHost = Sent<typeof compareWorkerProtocol, 'toHost'>;
+export const isAnalyseSideRequest = compareWorkerProtocol.guard('fromHost');
+export const isCompareWorkerToHost = compareWorkerProtocol.guard('toHost');

@@ -3,6 +3,7 @@
  * requests over, and the one wording of it. JSON-plain: it travels from the analysis worker to the
  * host in progress messages and summaries.
  */
+import { arrayOf, isNumber, isString, literal, outline, type Guard } from './guards';
 
 /**
  * `ready`: takes requests; `set-aside`: its last request failed, it waits until `retryAt` and then
@@ -26,16 +27,14 @@ export interface EndpointStatus {
   lastError?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** Checks a list of endpoint states received from the worker. */
-export function isEndpointStatusList(value: unknown): value is EndpointStatus[] {
-  return Array.isArray(value) && value.every((e) => isRecord(e) && typeof e['url'] === 'string'
-    && (e['state'] === 'ready' || e['state'] === 'set-aside' || e['state'] === 'retired')
-    && typeof e['inFlight'] === 'number' && typeof e['done'] === 'number' && typeof e['failures'] === 'number');
-}
+export const isEndpointStatusList: Guard<EndpointStatus[]> = arrayOf(outline<EndpointStatus>({
+  url: isString,
+  state: literal('ready', 'set-aside', 'retired'),
+  inFlight: isNumber,
+  done: isNumber,
+  failures: isNumber,
+}));
 
 /** One line per endpoint: `http://a:8000 — ready · 12 done · 1 in flight`, or why it is not used. */
 export function describeEndpoint(status: EndpointStatus, now: number = Date.now()): string {

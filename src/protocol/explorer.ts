@@ -8,17 +8,21 @@ import type { ExplorerPage, RowHighlights } from '../core/explore/explorerEngine
 import type { ExplorerQuery } from '../core/explore/explorerQuery';
 import type { Comparison, PromptComparison } from '../core/compare/comparison';
 import type { PromptSides } from '../core/compare/promptSides';
-import type { ExportResult } from './panel';
+import { isExportResult } from './panel';
+import { arrayOf, either, isArray, isCount, isRecord, isString, isUnknown, literal, nullable, outline, shape, type Guard, type Guarded } from './guards';
+import { message, protocol, ready, request, savedState, viewRequest, type Sent } from './messages';
 
 /** Rows a view asks for at once (the engine sends at most 500). */
 export const EXPLORER_PAGE_ROWS = 200;
 
-/** What the host asks the worker about a kept analysis. */
-export type ExplorerCall =
-  | { method: 'query'; query: unknown; offset: number; limit: number }
-  | { method: 'export'; query: unknown; ids: number[] | null; input: string; output: string }
-  | { method: 'compare'; other: string }
-  | { method: 'promptSides'; other: string; index: number };
+const isIdList = arrayOf(isCount);
+
+/** What the host asks the worker about a kept analysis (the query is checked by its own parser). */
+export const isExplorerCall = either(
+  either(shape({ method: literal('query'), query: isUnknown, offset: isCount, limit: isCount }), shape({ method: literal('export'), query: isUnknown, ids: nullable(isIdList), input: isString, output: isString })),
+  either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })),
+);
+export type ExplorerCall = Guarded<typeof isExplorerCall>;
 
 /** A query answered: the canonical query, its title, one page, and the page's highlights when it searches. */
 export interface QueryAnswer {
@@ -39,64 +43,13 @@ export type ExplorerAnswer =
   | { method: 'compare'; comparison: ComparisonView }
   | { method: 'promptSides'; sides: PromptSides };
 
-/** Host → worker. */
-export interface ExploreRequest {
-  type: 'explore';
-  requestId: number;
-  documentKey: string;
-  call: ExplorerCall;
-}
+const isQueryAnswer = outline<QueryAnswer>({ method: literal('query'), query: isRecord, title: isString, page: outline<ExplorerPage>({ rows: isArray }) });
 
-/** Worker → host: the one answer of an `explore` request (or a `failed`). */
-export interface ExploredMessage {
-  type: 'explored';
-  requestId: number;
-  answer: ExplorerAnswer;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isIdList(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every(isCount);
-}
-
-export function isExplorerCall(value: unknown): value is ExplorerCall {
-  if (!isRecord(value)) return false;
-  switch (value['method']) {
-    case 'query':
-      return isCount(value['offset']) && isCount(value['limit']);
-    case 'export':
-      return (value['ids'] === null || isIdList(value['ids'])) && typeof value['input'] === 'string' && typeof value['output'] === 'string';
-    case 'compare':
-      return typeof value['other'] === 'string';
-    case 'promptSides':
-      return typeof value['other'] === 'string' && isCount(value['index']);
-    default:
-      return false;
-  }
-}
-
-export function isExplorerAnswer(value: unknown): value is ExplorerAnswer {
-  if (!isRecord(value)) return false;
-  switch (value['method']) {
-    case 'query':
-      return isRecord(value['query']) && typeof value['title'] === 'string' && isRecord(value['page']) && Array.isArray((value['page'] as Record<string, unknown>)['rows']);
-    case 'export':
-      return isCount(value['lines']) && isCount(value['rollouts']);
-    case 'compare':
-      return isRecord(value['comparison']) && Array.isArray((value['comparison'] as Record<string, unknown>)['prompts']);
-    case 'promptSides':
-      return isRecord(value['sides']) && Array.isArray((value['sides'] as Record<string, unknown>)['a']);
-    default:
-      return false;
-  }
-}
+/** What the worker answers (figures checked for their outline: the worker built them). */
+export const isExplorerAnswer: Guard<ExplorerAnswer> = either(
+  either(isQueryAnswer, shape({ method: literal('export'), lines: isCount, rollouts: isCount })),
+  either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })),
+);
 
 /* ---- host ↔ explorer webview ---- */
 
@@ -112,67 +65,35 @@ export interface ExplorerSubject {
 
 export type QueryResult = { status: 'answered'; answer: QueryAnswer } | { status: 'failed'; message: string };
 
-export type HostToExplorer =
-  | { type: 'subject'; subject: ExplorerSubject }
-  | { type: 'notice'; text: string }
-  | { type: 'response'; requestId: number; method: 'query'; result: QueryResult }
-  | { type: 'response'; requestId: number; method: 'export'; result: ExportResult };
+const isQueryResult: Guard<QueryResult> = either(shape({ status: literal('answered'), answer: isQueryAnswer }), shape({ status: literal('failed'), message: isString }));
 
-export type ExplorerToHost =
-  | { type: 'ready' }
-  | { type: 'query'; requestId: number; source: string; query: unknown; offset: number; limit: number }
-  | { type: 'open'; source: string; rolloutId: number }
-  | { type: 'export'; requestId: number; source: string; query: unknown; ids: number[] | null };
+/** A page of a query's result. */
+export const query = viewRequest('query', { source: isString, query: isUnknown, offset: isCount, limit: isCount }, isQueryResult);
+/** Put the cursor on a rollout in its file. */
+export const open = message('toHost', 'open', { source: isString, rolloutId: isCount });
+/** Export `ids` (null: every rollout the query passes). */
+export const exportRows = viewRequest('export', { source: isString, query: isUnknown, ids: nullable(isIdList) }, isExportResult);
+
+/** What the explorer shows first: the file, and the query to start from. */
+export const subject = message('fromHost', 'subject', {
+  subject: outline<ExplorerSubject>({ source: isString, fileLabel: isString, rolloutCount: isCount, query: nullable(isRecord) }),
+});
+/** The host has nothing to show yet (the file is being analysed, or is not). */
+export const textNotice = message('fromHost', 'notice', { text: isString });
+
+/** The Rollout Explorer's channel. */
+export const explorerProtocol = protocol(ready, query, open, exportRows, subject, textNotice);
+export type HostToExplorer = Sent<typeof explorerProtocol, 'fromHost'>;
+export type ExplorerToHost = Sent<typeof explorerProtocol, 'toHost'>;
+export const isHostToExplorer = explorerProtocol.guard('fromHost');
+export const isExplorerToHost = explorerProtocol.guard('toHost');
 
 /** Version of the explorer's saved state; another version is ignored. */
 export const EXPLORER_STATE_VERSION = 1;
 
 /** What the explorer remembers across reloads: its file and its query (filters, search, sort). */
-export interface ExplorerState {
-  version: typeof EXPLORER_STATE_VERSION;
-  source: string;
-  query: unknown;
-}
-
-export function isExplorerToHost(value: unknown): value is ExplorerToHost {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'ready':
-      return true;
-    case 'query':
-      return isCount(value['requestId']) && typeof value['source'] === 'string' && isCount(value['offset']) && isCount(value['limit']);
-    case 'open':
-      return typeof value['source'] === 'string' && isCount(value['rolloutId']);
-    case 'export':
-      return isCount(value['requestId']) && typeof value['source'] === 'string' && (value['ids'] === null || isIdList(value['ids']));
-    default:
-      return false;
-  }
-}
-
-export function isHostToExplorer(value: unknown): value is HostToExplorer {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'subject': {
-      const s = value['subject'];
-      return isRecord(s) && typeof s['source'] === 'string' && typeof s['fileLabel'] === 'string' && isCount(s['rolloutCount']) && (s['query'] === null || isRecord(s['query']));
-    }
-    case 'notice':
-      return typeof value['text'] === 'string';
-    case 'response': {
-      const result = value['result'];
-      if (!isCount(value['requestId']) || !isRecord(result)) return false;
-      if (value['method'] === 'query') return (result['status'] === 'answered' && isExplorerAnswer(result['answer'])) || (result['status'] === 'failed' && typeof result['message'] === 'string');
-      return value['method'] === 'export' && typeof result['status'] === 'string';
-    }
-    default:
-      return false;
-  }
-}
-
-export function isExplorerState(value: unknown): value is ExplorerState {
-  return isRecord(value) && value['version'] === EXPLORER_STATE_VERSION && typeof value['source'] === 'string' && 'query' in value;
-}
+export const isExplorerState = savedState(EXPLORER_STATE_VERSION, { source: isString, query: isUnknown });
+export type ExplorerState = Guarded<typeof isExplorerState>;
 
 /* ---- host ↔ compare webview ---- */
 
@@ -184,45 +105,18 @@ export interface CompareSubject {
   comparison: ComparisonView;
 }
 
-export type HostToCompare =
-  | { type: 'comparison'; subject: CompareSubject }
-  | { type: 'notice'; text: string }
-  | { type: 'sides'; index: number; sides: PromptSides }
-  | { type: 'sidesFailed'; index: number; message: string };
+export const comparison = message('fromHost', 'comparison', {
+  subject: outline<CompareSubject>({ labelA: isString, labelB: isString, comparison: outline<ComparisonView>({ prompts: isArray }) }),
+});
+export const sides = message('fromHost', 'sides', { index: isCount, sides: outline<PromptSides>({ a: isArray, b: isArray }) });
+export const sidesFailed = message('fromHost', 'sidesFailed', { index: isCount, message: isString });
+/** Show a prompt's rollouts side by side: answered by its `sides`, or why they could not be read. */
+export const showPrompt = request('toHost', 'showPrompt', { index: isCount }, { replies: [sides, sidesFailed] });
+export const openSide = message('toHost', 'open', { side: literal('a', 'b'), rolloutId: isCount });
 
-export type CompareToHost =
-  | { type: 'ready' }
-  | { type: 'showPrompt'; index: number }
-  | { type: 'open'; side: 'a' | 'b'; rolloutId: number };
-
-export function isCompareToHost(value: unknown): value is CompareToHost {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'ready':
-      return true;
-    case 'showPrompt':
-      return isCount(value['index']);
-    case 'open':
-      return (value['side'] === 'a' || value['side'] === 'b') && isCount(value['rolloutId']);
-    default:
-      return false;
-  }
-}
-
-export function isHostToCompare(value: unknown): value is HostToCompare {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'comparison': {
-      const s = value['subject'];
-      return isRecord(s) && typeof s['labelA'] === 'string' && typeof s['labelB'] === 'string' && isRecord(s['comparison']) && Array.isArray((s['comparison'] as Record<string, unknown>)['prompts']);
-    }
-    case 'notice':
-      return typeof value['text'] === 'string';
-    case 'sides':
-      return isCount(value['index']) && isRecord(value['sides']) && Array.isArray((value['sides'] as Record<string, unknown>)['a']) && Array.isArray((value['sides'] as Record<string, unknown>)['b']);
-    case 'sidesFailed':
-      return isCount(value['index']) && typeof value['message'] === 'string';
-    default:
-      return false;
-  }
-}
+/** The Compare view's channel. */
+export const compareProtocol = protocol(ready, showPrompt, openSide, comparison, textNotice);
+export type HostToCompare = Sent<typeof compareProtocol, 'fromHost'>;
+export type CompareToHost = Sent<typeof compareProtocol, 'toHost'>;
+export const isHostToCompare = compareProtocol.guard('fromHost');
+export const isCompareToHost = compareProtocol.guard('toHost');

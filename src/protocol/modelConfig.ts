@@ -4,6 +4,7 @@
  * cached. The host decides it from trusted settings only; the API key travels in memory, never in
  * a file, and never appears in the key that identifies a configuration.
  */
+import { arrayOf, either, isNumber, isString, literal, nullable, optional, shape, where, type Guard } from './guards';
 
 /** Fields shared by the served scorers (`http`, `critic`). */
 interface ServedConfig {
@@ -35,25 +36,14 @@ export type ModelConfig =
   | (ServedConfig & { kind: 'http' })
   | (ServedConfig & { kind: 'critic'; /** `max_tokens` of each answer. */ maxTokens?: number });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+const urls = where(arrayOf(isString), (list) => list.length > 0);
+const served = { cacheDir: nullable(isString), urls, modelName: optional(isString), concurrency: optional(isNumber), timeoutMs: optional(isNumber), apiKey: optional(isString) };
 
 /** Checks a model configuration (null allowed: no model). */
-export function isModelConfig(value: unknown): value is ModelConfig | null {
-  if (value === null) return true;
-  if (!isRecord(value) || (value['cacheDir'] !== null && typeof value['cacheDir'] !== 'string')) return false;
-  const optional = (key: string, type: 'string' | 'number'): boolean => value[key] === undefined || typeof value[key] === type;
-  const isStrings = (key: string): boolean => Array.isArray(value[key]) && (value[key] as unknown[]).every((p) => typeof p === 'string');
-  if (value['kind'] === 'onnx') {
-    const hasProviders = value['providers'] === undefined || isStrings('providers');
-    return typeof value['modelDir'] === 'string' && optional('workerPath', 'string') && optional('intraOpThreads', 'number') && hasProviders;
-  }
-  const served = isStrings('urls') && (value['urls'] as unknown[]).length > 0 && optional('modelName', 'string')
-    && optional('concurrency', 'number') && optional('timeoutMs', 'number') && optional('apiKey', 'string');
-  if (value['kind'] === 'critic') return served && optional('maxTokens', 'number');
-  return value['kind'] === 'http' && served;
-}
+export const isModelConfig: Guard<ModelConfig | null> = nullable(either(
+  shape({ kind: literal('onnx'), modelDir: isString, cacheDir: nullable(isString), workerPath: optional(isString), intraOpThreads: optional(isNumber), providers: optional(arrayOf(isString)) }),
+  either(shape({ kind: literal('http'), ...served }), shape({ kind: literal('critic'), ...served, maxTokens: optional(isNumber) })),
+));
 
 /** A short non-cryptographic digest: enough to notice that a key changed, useless for recovering it. */
 function digest(text: string): string {

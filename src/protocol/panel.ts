@@ -12,6 +12,8 @@ import type { ProfSettings } from '../core/profSettings';
 import type { RolloutFacts } from '../core/presentation/rolloutFacts';
 import type { AuditResult } from '../core/flawAudit';
 import type { FlagAgreement } from '../core/evaluation/flagAgreement';
+import { either, isArray, isCount, isInteger, isNonNegative, isRecord, isString, literal, nullable, outline, shape, where, type Guard, type Guarded } from './guards';
+import { message, protocol, ready, savedState, viewRequest, type MessageOf, type Sent } from './messages';
 
 /** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */
 export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
@@ -156,31 +158,8 @@ export interface PanelNotice {
   text: string;
 }
 
-export type HostToWebview =
-  | { type: 'group'; data: GroupData }
-  | { type: 'dashboard'; data: DashboardData }
-  | { type: 'notice'; notice: PanelNotice }
-  | ExportResponse;
-
 /** Which file format the decisions are written in. */
 export type DecisionFormat = 'jsonl' | 'csv';
-
-/** Requests, by method: their parameters. Results are `ExportResult`. */
-export interface ExportKeptRequest {
-  type: 'exportKept';
-  requestId: number;
-  source: string;
-  /** Decide with these settings (the what-if); null for the settings the file was analysed with. */
-  settings: WhatIfSettings | null;
-}
-
-export interface ExportDecisionsRequest {
-  type: 'exportDecisions';
-  requestId: number;
-  source: string;
-  settings: WhatIfSettings | null;
-  format: DecisionFormat;
-}
 
 /** What an export request came to. */
 export type ExportResult =
@@ -188,137 +167,74 @@ export type ExportResult =
   | { status: 'cancelled' }
   | { status: 'failed'; message: string };
 
-export interface ExportResponse {
-  type: 'response';
-  requestId: number;
-  method: 'exportKept' | 'exportDecisions';
-  result: ExportResult;
-}
-
-export type WebviewToHost =
-  | { type: 'ready' }
-  | { type: 'reveal'; source: string; rolloutId: number }
-  | { type: 'showGroup'; source: string; rolloutId: number }
-  | { type: 'showDashboard'; source: string }
-  | ExportKeptRequest
-  | ExportDecisionsRequest
-  | LabelMessage;
-
 /** What a label button asks for. */
 export type LabelAction = 'firstWrongStep' | 'sound' | 'clear';
 
+/** Checks what-if settings received from the other side (or a saved state). */
+export const isWhatIfSettings: Guard<WhatIfSettings> = shape({
+  m: isCount,
+  remove: nullable(isCount),
+  variant: literal('both', 'pos'),
+  seed: isCount,
+  penalty: literal('card', 'reference'),
+  lambda: isNonNegative,
+  maxSteps: where(isCount, (n) => n >= 1),
+  aggregate: literal('mean', 'min', 'sum'),
+});
+
+export const isExportResult: Guard<ExportResult> = either(
+  shape({ status: literal('saved'), path: isString, lines: isInteger }),
+  either(shape({ status: literal('cancelled') }), shape({ status: literal('failed'), message: isString })),
+);
+
+const source = { source: isString };
+const rollout = { source: isString, rolloutId: isCount };
+
+/* ---- the webview's messages (the webview shows untrusted text, so nothing is assumed) ---- */
+
+/** Put the cursor on a rollout in its file. */
+export const reveal = message('toHost', 'reveal', rollout);
+export const showGroup = message('toHost', 'showGroup', rollout);
+export const showDashboard = message('toHost', 'showDashboard', source);
+/** Write the rollouts PROF keeps; `settings`: the what-if's, or null for those the file was analysed with. */
+export const exportKept = viewRequest('exportKept', { ...source, settings: nullable(isWhatIfSettings) }, isExportResult);
+export const exportDecisions = viewRequest('exportDecisions', { ...source, settings: nullable(isWhatIfSettings), format: literal('jsonl', 'csv') }, isExportResult);
 /** A label button of the group view: `step` (0-based) for `firstWrongStep`, else null. */
-export interface LabelMessage {
-  type: 'label';
-  source: string;
-  rolloutId: number;
-  action: LabelAction;
-  step: number | null;
-}
+export const label = message('toHost', 'label', { ...rollout, action: literal('firstWrongStep', 'sound', 'clear'), step: nullable(isCount) },
+  (m) => (m.action === 'firstWrongStep') === (m.step !== null));
+
+/* ---- the host's messages (payloads are checked for their outline only: the host built them) ---- */
+
+export const group = message('fromHost', 'group', { data: outline<GroupData>({ source: isString, rows: isArray, settings: isRecord }) });
+export const dashboard = message('fromHost', 'dashboard', { data: outline<DashboardData>({ source: isString, report: isRecord, falsePositives: isArray }) });
+/** The host has nothing to show yet, or the source is gone. */
+export const notice = message('fromHost', 'notice', { notice: shape({ source: nullable(isString), text: isString }) satisfies Guard<PanelNotice> });
+
+/** The group view and file dashboard's channel. */
+export const panelProtocol = protocol(ready, reveal, showGroup, showDashboard, exportKept, exportDecisions, label, group, dashboard, notice);
+
+export type HostToWebview = Sent<typeof panelProtocol, 'fromHost'>;
+export type WebviewToHost = Sent<typeof panelProtocol, 'toHost'>;
+export type ExportResponse = MessageOf<(typeof exportKept.replies)[number]> | MessageOf<(typeof exportDecisions.replies)[number]>;
+export type ExportKeptRequest = MessageOf<typeof exportKept>;
+export type ExportDecisionsRequest = MessageOf<typeof exportDecisions>;
+export type LabelMessage = MessageOf<typeof label>;
+
+/** Checks a message received by the webview. */
+export const isHostToWebview = panelProtocol.guard('fromHost');
+/** Checks a message received by the host. */
+export const isWebviewToHost = panelProtocol.guard('toHost');
 
 /** Version of the state a panel saves; a state of another version is ignored. */
 export const PANEL_STATE_VERSION = 1;
 
-/** What a panel remembers across reloads and window restarts. */
-export interface PanelState {
-  version: typeof PANEL_STATE_VERSION;
-  view: 'group' | 'dashboard';
-  source: string;
+/** What a panel remembers across reloads and window restarts; anything else (an older version, a damaged value) is treated as none. */
+export const isPanelState = savedState(PANEL_STATE_VERSION, {
+  view: literal('group', 'dashboard'),
+  source: isString,
   /** Any rollout of the group shown (group view only). */
-  rolloutId: number | null;
+  rolloutId: nullable(isCount),
   /** What-if settings the user had changed, or null. */
-  whatIf: WhatIfSettings | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value);
-}
-
-function isNonNegative(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-/** Checks what-if settings received from the other side (or a saved state). */
-export function isWhatIfSettings(value: unknown): value is WhatIfSettings {
-  if (!isRecord(value)) return false;
-  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate } = value;
-  return isInteger(m) && m >= 0 && (remove === null || (isInteger(remove) && remove >= 0))
-    && (variant === 'both' || variant === 'pos') && isInteger(seed) && seed >= 0
-    && (penalty === 'card' || penalty === 'reference') && isNonNegative(lambda)
-    && isInteger(maxSteps) && maxSteps >= 1 && (aggregate === 'mean' || aggregate === 'min' || aggregate === 'sum');
-}
-
-function isExportResult(value: unknown): value is ExportResult {
-  if (!isRecord(value)) return false;
-  switch (value['status']) {
-    case 'saved':
-      return typeof value['path'] === 'string' && isInteger(value['lines']);
-    case 'cancelled':
-      return true;
-    case 'failed':
-      return typeof value['message'] === 'string';
-    default:
-      return false;
-  }
-}
-
-/** Checks a message received by the webview. Data payloads are checked for their outline only: the host built them. */
-export function isHostToWebview(value: unknown): value is HostToWebview {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'group': {
-      const data = value['data'];
-      return isRecord(data) && typeof data['source'] === 'string' && Array.isArray(data['rows']) && isRecord(data['settings']);
-    }
-    case 'dashboard': {
-      const data = value['data'];
-      return isRecord(data) && typeof data['source'] === 'string' && isRecord(data['report']) && Array.isArray(data['falsePositives']);
-    }
-    case 'notice': {
-      const notice = value['notice'];
-      return isRecord(notice) && typeof notice['text'] === 'string' && (notice['source'] === null || typeof notice['source'] === 'string');
-    }
-    case 'response':
-      return isInteger(value['requestId']) && (value['method'] === 'exportKept' || value['method'] === 'exportDecisions') && isExportResult(value['result']);
-    default:
-      return false;
-  }
-}
-
-/** Checks a message received by the host: the webview shows untrusted text, so nothing is assumed. */
-export function isWebviewToHost(value: unknown): value is WebviewToHost {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'ready':
-      return true;
-    case 'reveal':
-    case 'showGroup':
-      return typeof value['source'] === 'string' && isInteger(value['rolloutId']) && value['rolloutId'] >= 0;
-    case 'showDashboard':
-      return typeof value['source'] === 'string';
-    case 'label': {
-      const { source, rolloutId, action, step } = value;
-      if (typeof source !== 'string' || !isInteger(rolloutId) || rolloutId < 0) return false;
-      return action === 'firstWrongStep' ? isInteger(step) && step >= 0 : (action === 'sound' || action === 'clear') && step === null;
-    }
-    case 'exportKept':
-      return isInteger(value['requestId']) && typeof value['source'] === 'string' && (value['settings'] === null || isWhatIfSettings(value['settings']));
-    case 'exportDecisions':
-      return isInteger(value['requestId']) && typeof value['source'] === 'string'
-        && (value['settings'] === null || isWhatIfSettings(value['settings'])) && (value['format'] === 'jsonl' || value['format'] === 'csv');
-    default:
-      return false;
-  }
-}
-
-/** Checks a saved panel state; anything else (an older version, a damaged value) is treated as none. */
-export function isPanelState(value: unknown): value is PanelState {
-  if (!isRecord(value)) return false;
-  return value['version'] === PANEL_STATE_VERSION && (value['view'] === 'group' || value['view'] === 'dashboard')
-    && typeof value['source'] === 'string' && (value['rolloutId'] === null || (isInteger(value['rolloutId']) && value['rolloutId'] >= 0))
-    && (value['whatIf'] === null || isWhatIfSettings(value['whatIf']));
-}
+  whatIf: nullable(isWhatIfSettings),
+});
+export type PanelState = Guarded<typeof isPanelState>;

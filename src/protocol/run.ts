@@ -7,6 +7,8 @@
  */
 import type { ProfSettings } from '../core/profSettings';
 import type { StepSummary } from '../core/run/stepSummary';
+import { arrayOf, isArray, isCount, isRecord, isString, outline, type Guarded } from './guards';
+import { message, protocol, ready, savedState, type Sent } from './messages';
 
 /** One step as the charts draw it: the figures, never texts or paths. */
 export type RunStepPoint = Pick<
@@ -59,76 +61,39 @@ export interface RunDashboardData {
   scorerLabel: string;
 }
 
-export type HostToRunWebview =
-  | { type: 'dashboard'; data: RunDashboardData }
-  | { type: 'run'; run: RunView }
-  | { type: 'removed'; runId: string };
+const isStep = isCount;
+const isRunView = outline<RunView>({ id: isString, label: isString, steps: isArray, problems: isArray });
 
-export type RunWebviewToHost =
-  | { type: 'ready' }
-  | { type: 'openStep'; runId: string; step: number }
-  /** Explore this step: its file in the Rollout Explorer, filtered as the chart `chart` (its key) means. */
-  | { type: 'exploreStep'; runId: string; step: number; chart: string }
-  | { type: 'addRun' }
-  | { type: 'removeRun'; runId: string };
+/* ---- the host's messages (payloads checked for their outline: the host built them) ---- */
+
+/** Everything the dashboard shows, sent after `ready` and when the settings change. */
+export const dashboard = message('fromHost', 'dashboard', {
+  data: outline<RunDashboardData>({ runs: arrayOf(isRunView), settings: isRecord, scorerLabel: isString }),
+});
+/** One run's steps changed. */
+export const run = message('fromHost', 'run', { run: isRunView });
+export const removed = message('fromHost', 'removed', { runId: isString });
+
+/* ---- the webview's messages (nothing is assumed of the webview) ---- */
+
+export const openStep = message('toHost', 'openStep', { runId: isString, step: isStep });
+/** Explore this step: its file in the Rollout Explorer, filtered as the chart `chart` (its key) means. */
+export const exploreStep = message('toHost', 'exploreStep', { runId: isString, step: isStep, chart: isString });
+export const addRun = message('toHost', 'addRun', {});
+export const removeRun = message('toHost', 'removeRun', { runId: isString });
+
+/** The Run Dashboard's channel. */
+export const runProtocol = protocol(ready, openStep, exploreStep, addRun, removeRun, dashboard, run, removed);
+export type HostToRunWebview = Sent<typeof runProtocol, 'fromHost'>;
+export type RunWebviewToHost = Sent<typeof runProtocol, 'toHost'>;
+/** Checks a message the webview receives. */
+export const isHostToRunWebview = runProtocol.guard('fromHost');
+/** Checks a message the host receives. */
+export const isRunWebviewToHost = runProtocol.guard('toHost');
 
 /** Version of the state the dashboard saves; another version is ignored. */
 export const RUN_STATE_VERSION = 1;
 
 /** What the dashboard remembers across reloads: which runs it shows. */
-export interface RunPanelState {
-  version: typeof RUN_STATE_VERSION;
-  runs: string[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isStep(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isRunView(value: unknown): value is RunView {
-  return isRecord(value) && typeof value['id'] === 'string' && typeof value['label'] === 'string' && Array.isArray(value['steps']) && Array.isArray(value['problems']);
-}
-
-/** Checks a message the webview receives; payloads are checked for their outline (the host built them). */
-export function isHostToRunWebview(value: unknown): value is HostToRunWebview {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'dashboard': {
-      const data = value['data'];
-      return isRecord(data) && Array.isArray(data['runs']) && data['runs'].every(isRunView) && isRecord(data['settings']) && typeof data['scorerLabel'] === 'string';
-    }
-    case 'run':
-      return isRunView(value['run']);
-    case 'removed':
-      return typeof value['runId'] === 'string';
-    default:
-      return false;
-  }
-}
-
-/** Checks a message the host receives: nothing is assumed of the webview. */
-export function isRunWebviewToHost(value: unknown): value is RunWebviewToHost {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'ready':
-    case 'addRun':
-      return true;
-    case 'openStep':
-      return typeof value['runId'] === 'string' && isStep(value['step']);
-    case 'exploreStep':
-      return typeof value['runId'] === 'string' && isStep(value['step']) && typeof value['chart'] === 'string';
-    case 'removeRun':
-      return typeof value['runId'] === 'string';
-    default:
-      return false;
-  }
-}
-
-/** Checks a saved dashboard state; anything else is treated as none. */
-export function isRunPanelState(value: unknown): value is RunPanelState {
-  return isRecord(value) && value['version'] === RUN_STATE_VERSION && Array.isArray(value['runs']) && value['runs'].every((r) => typeof r === 'string');
-}
+export const isRunPanelState = savedState(RUN_STATE_VERSION, { runs: arrayOf(isString) });
+export type RunPanelState = Guarded<typeof isRunPanelState>;

@@ -7,96 +7,49 @@
  */
 import type { ProfSettings } from '../core/profSettings';
 import type { FileFigures } from '../core/run/runSummary';
-import { isScorerChoice, type ScorerChoice } from '../core/scorerChoice';
-import { isModelConfig, type ModelConfig } from './modelConfig';
+import { isScorerChoice } from '../core/scorerChoice';
+import { isModelConfig } from './modelConfig';
+import { isArray, isBoolean, isCount, isNumber, isRecord, isString, optional, outline, type Guard } from './guards';
+import { message, protocol, request, type MessageOf, type Sent } from './messages';
 
-export interface SummariseRequest {
-  type: 'summarise';
-  id: number;
-  /** The file to read (a path on this machine). */
-  file: string;
-  settings: Partial<ProfSettings>;
-  scorer: ScorerChoice;
-  /** The model behind `auto`, `onnx` and `http`; null when none is configured. */
-  model: ModelConfig | null;
-}
+const isId = isCount;
 
-export interface CancelSummaryRequest {
-  type: 'cancel';
-  id: number;
-}
-
-/** Release the model (if one is open) and end the thread. */
-export interface ShutdownSummaryWorker {
-  type: 'shutdown';
-}
-
-export type HostToSummaryWorker = SummariseRequest | CancelSummaryRequest | ShutdownSummaryWorker;
-
-export interface SummaryProgress {
-  type: 'progress';
-  id: number;
+export const summaryProgress = message('toHost', 'progress', {
+  id: isId,
   /** Bytes of the file read so far. */
-  bytes: number;
-}
-
-export interface SummaryResult {
-  type: 'summarised';
-  id: number;
-  figures: FileFigures;
+  bytes: isNumber,
+});
+export const summarised = message('toHost', 'summarised', {
+  id: isId,
+  figures: outline<FileFigures>({ parts: isArray, problems: isArray }),
   /** The scorer chain's label, e.g. `file, else checker`. */
-  scorerLabel: string;
+  scorerLabel: isString,
   /** Why the configured model did not score the file (the checker did), when it did not. */
-  modelError?: string;
-}
+  modelError: optional(isString),
+});
+export const summaryFailed = message('toHost', 'failed', { id: isId, message: isString, isCancelled: isBoolean });
 
-export interface SummaryFailed {
-  type: 'failed';
-  id: number;
-  message: string;
-  isCancelled: boolean;
-}
+/** Summarise one file of a run: zero or more `progress`, then exactly one `summarised` or `failed`. */
+export const summarise = request('fromHost', 'summarise', {
+  id: isId,
+  /** The file to read (a path on this machine). */
+  file: isString,
+  settings: isRecord as Guard<Partial<ProfSettings>>,
+  scorer: isScorerChoice,
+  /** The model behind `auto`, `onnx` and `http`; null when none is configured. */
+  model: isModelConfig,
+}, { replies: [summarised, summaryFailed], updates: [summaryProgress] });
+/** A running request ends with `failed` (isCancelled). */
+export const cancelSummary = message('fromHost', 'cancel', { id: isId });
+/** Release the model (if one is open) and end the thread. */
+export const shutdownSummaryWorker = message('fromHost', 'shutdown', {});
 
-export type SummaryWorkerToHost = SummaryProgress | SummaryResult | SummaryFailed;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
+/** The run summary workers' channel. */
+export const summaryProtocol = protocol(summarise, cancelSummary, shutdownSummaryWorker);
+export type SummariseRequest = MessageOf<typeof summarise>;
+export type HostToSummaryWorker = Sent<typeof summaryProtocol, 'fromHost'>;
+export type SummaryWorkerToHost = Sent<typeof summaryProtocol, 'toHost'>;
 /** Checks a message the worker receives. */
-export function isHostToSummaryWorker(value: unknown): value is HostToSummaryWorker {
-  if (!isRecord(value)) return false;
-  switch (value['type']) {
-    case 'summarise':
-      return isId(value['id']) && typeof value['file'] === 'string' && isRecord(value['settings'])
-        && isScorerChoice(value['scorer']) && isModelConfig(value['model']);
-    case 'cancel':
-      return isId(value['id']);
-    case 'shutdown':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** Checks a message the host receives; figures are checked for their outline (the worker built them). */
-export function isSummaryWorkerToHost(value: unknown): value is SummaryWorkerToHost {
-  if (!isRecord(value) || !isId(value['id'])) return false;
-  switch (value['type']) {
-    case 'progress':
-      return typeof value['bytes'] === 'number';
-    case 'summarised': {
-      const figures = value['figures'];
-      return isRecord(figures) && Array.isArray(figures['parts']) && Array.isArray(figures['problems']) && typeof value['scorerLabel'] === 'string'
-        && (value['modelError'] === undefined || typeof value['modelError'] === 'string');
-    }
-    case 'failed':
-      return typeof value['message'] === 'string' && typeof value['isCancelled'] === 'boolean';
-    default:
-      return false;
-  }
-}
+export const isHostToSummaryWorker = summaryProtocol.guard('fromHost');
+/** Checks a message the host receives. */
+export const isSummaryWorkerToHost = summaryProtocol.guard('toHost');

@@ -6,6 +6,8 @@
  * `input` per rollout in order, then `done`; or `failed`. A message per rollout lets the host's
  * time budget know which rollout the worker is on when it stops answering.
  */
+import { arrayOf, isArray, isNumber, isRecord, isString, nullable, shape, type Guard } from './guards';
+import { message, protocol, request, type Sent } from './messages';
 
 /** A rollout's input ids and where its step scores are read (the scorer's `PrmInput`). */
 export interface TokenizedInput {
@@ -24,46 +26,28 @@ export interface TokenizeItem {
   steps: string[];
 }
 
-export type HostToTokenizer = { type: 'build'; id: number; modelDir: string; manifest: ManifestData; items: TokenizeItem[] };
+const isItem: Guard<TokenizeItem> = shape({ prompt: isString, steps: arrayOf(isString) });
+const isInput: Guard<TokenizedInput> = shape({ ids: isArray as Guard<number[]>, separatorPositions: isArray as Guard<number[]>, unscoredFromStep: nullable(isNumber) });
 
-export type TokenizerToHost =
-  | { type: 'loaded'; id: number; profile: ProfileData }
-  | { type: 'input'; id: number; index: number; input: TokenizedInput | null; error: string | null }
-  | { type: 'done'; id: number }
-  | { type: 'failed'; id: number; message: string };
+/** The tokenizer is loaded, with the profile resolved against it. */
+export const loaded = message('toHost', 'loaded', { id: isNumber, profile: isRecord as Guard<ProfileData> });
+/** One rollout's input (or why it has none), in order. */
+export const input = message('toHost', 'input', { id: isNumber, index: isNumber, input: nullable(isInput), error: nullable(isString) });
+export const done = message('toHost', 'done', { id: isNumber });
+export const failed = message('toHost', 'failed', { id: isNumber, message: isString });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const build = request('fromHost', 'build', {
+  id: isNumber,
+  modelDir: isString,
+  manifest: isRecord as Guard<ManifestData>,
+  items: arrayOf(isItem),
+}, { replies: [done, failed], updates: [loaded, input] });
 
-function isItem(value: unknown): value is TokenizeItem {
-  return isRecord(value) && typeof value['prompt'] === 'string' && Array.isArray(value['steps']) && value['steps'].every((s) => typeof s === 'string');
-}
-
+/** The tokenizer worker's channel. */
+export const tokenizerProtocol = protocol(build);
+export type HostToTokenizer = Sent<typeof tokenizerProtocol, 'fromHost'>;
+export type TokenizerToHost = Sent<typeof tokenizerProtocol, 'toHost'>;
 /** Checks a message received by the tokenizer worker. */
-export function isHostToTokenizer(value: unknown): value is HostToTokenizer {
-  return isRecord(value) && value['type'] === 'build' && typeof value['id'] === 'number' && typeof value['modelDir'] === 'string'
-    && isRecord(value['manifest']) && Array.isArray(value['items']) && value['items'].every(isItem);
-}
-
-function isInput(value: unknown): value is TokenizedInput {
-  return isRecord(value) && Array.isArray(value['ids']) && Array.isArray(value['separatorPositions'])
-    && (value['unscoredFromStep'] === null || typeof value['unscoredFromStep'] === 'number');
-}
-
+export const isHostToTokenizer = tokenizerProtocol.guard('fromHost');
 /** Checks a message received from the tokenizer worker. */
-export function isTokenizerToHost(value: unknown): value is TokenizerToHost {
-  if (!isRecord(value) || typeof value['id'] !== 'number') return false;
-  switch (value['type']) {
-    case 'loaded':
-      return isRecord(value['profile']);
-    case 'input':
-      return typeof value['index'] === 'number' && (value['input'] === null || isInput(value['input'])) && (value['error'] === null || typeof value['error'] === 'string');
-    case 'done':
-      return true;
-    case 'failed':
-      return typeof value['message'] === 'string';
-    default:
-      return false;
-  }
-}
+export const isTokenizerToHost = tokenizerProtocol.guard('toHost');

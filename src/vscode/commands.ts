@@ -11,6 +11,7 @@ import { ROLLOUT_VIEW_SCHEME, rolloutViewUri, type RolloutViewProvider } from '.
 import type { ScorerNotices } from './scorerNotices';
 import { chooseScorer } from './scorerPicker';
 import { settingIds } from './settingIds';
+import { readDecorationsEnabled, updateSetting } from './settings';
 
 /** What the commands act on. */
 export interface CommandDeps {
@@ -55,9 +56,7 @@ async function openView(deps: CommandDeps, arg: unknown, isGroup: boolean): Prom
 }
 
 async function toggleDecorations(): Promise<void> {
-  const config = vscode.workspace.getConfiguration();
-  const isEnabled = config.get<boolean>(settingIds.decorationsEnabled) ?? true;
-  await config.update(settingIds.decorationsEnabled, !isEnabled, vscode.ConfigurationTarget.Global);
+  await updateSetting(settingIds.decorationsEnabled, !readDecorationsEnabled(), vscode.ConfigurationTarget.Global);
 }
 
 /** Runs the analysis again (answers the cache already holds are reused); a model that failed is retried. */

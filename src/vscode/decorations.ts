@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { MARK_KINDS, type MarkKind } from './marks';
+import { editorRenderLimit } from './settings';
 
 /** One line's mark: its kind and, optionally, the summary text shown at its end. */
 export interface LineMark {
@@ -191,7 +192,7 @@ export class DecorationController implements vscode.Disposable {
 
 /** The editor stops rendering long lines; a summary after such a line's end would never show. */
 function renderLimit(editor: vscode.TextEditor): number {
-  const limit = vscode.workspace.getConfiguration('editor', editor.document).get<number>('stopRenderingLineAfter') ?? 10_000;
+  const limit = editorRenderLimit(editor.document);
   return limit < 0 ? Number.MAX_SAFE_INTEGER : limit;
 }
 

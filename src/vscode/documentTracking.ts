@@ -1,6 +1,7 @@
 /**
  * Keeps analyses in step with the editor: analyse rollout files when opened and after edits
- * (debounced), forget them when closed, redo them all when a PROF Lens setting changes.
+ * (debounced), forget them when closed, redo them all when a setting analyses are made with
+ * changes (`reanalysisSettingIds`).
  */
 import * as vscode from 'vscode';
 import { isRolloutDocument, type AnalysisStore } from './analysisStore';
@@ -26,7 +27,7 @@ export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vs
     vscode.workspace.onDidCloseTextDocument((document) => {
       if (store.get(document.uri)?.version !== -1) store.forget(document.uri);
     }),
-    settings.onDidChange(() => {
+    settings.onDidChangeAnalysis(() => {
       for (const document of vscode.workspace.textDocuments) {
         if (isRolloutDocument(document)) store.schedule(document, 50);
       }

@@ -8,6 +8,7 @@ import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
 import { showError, showWarning } from './notify';
 import type { ScorerNotice } from './scorerFromSettings';
+import { affectsScoring } from './settings';
 
 const RESCORE = 'Re-score';
 const CHOOSE = 'Choose Scorer';
@@ -25,7 +26,7 @@ export class ScorerNotices implements vscode.Disposable {
         if (notice) this.show(notice);
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('profLens.scoring')) this.reset();
+        if (affectsScoring(event)) this.reset();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reset()),
     ];

@@ -8,6 +8,7 @@ import type { TrustedValue } from './scorerFromSettings';
 import { readModelSettings } from './scoringSettings';
 import { commandIds } from './commandIds';
 import { settingIds } from './settingIds';
+import { readScorerChoice, updateSetting } from './settings';
 
 const DESCRIPTIONS: Record<ScorerChoice, string> = {
   auto: 'Step scores from the file where present, else the model if one is set, else the checker',
@@ -63,7 +64,7 @@ async function setModelFolder(): Promise<boolean> {
   });
   const folder = picked?.[0];
   if (!folder) return false;
-  await vscode.workspace.getConfiguration().update(settingIds.modelPath, folder.fsPath, vscode.ConfigurationTarget.Global);
+  await updateSetting(settingIds.modelPath, folder.fsPath, vscode.ConfigurationTarget.Global);
   return true;
 }
 
@@ -88,19 +89,19 @@ async function setUrl(kind: 'http' | 'critic'): Promise<boolean> {
     validateInput: (text) => checkUrl(text),
   });
   if (url === undefined) return false;
-  await vscode.workspace.getConfiguration().update(isCritic ? settingIds.criticEndpointUrl : settingIds.endpointUrl, url.trim(), vscode.ConfigurationTarget.Global);
+  await updateSetting(isCritic ? settingIds.criticEndpointUrl : settingIds.endpointUrl, url.trim(), vscode.ConfigurationTarget.Global);
   return true;
 }
 
 async function setChoice(choice: ScorerChoice): Promise<void> {
-  if (vscode.workspace.getConfiguration().get<string>(settingIds.scorer) === choice) return;
+  if (readScorerChoice() === choice) return;
   const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await vscode.workspace.getConfiguration().update(settingIds.scorer, choice, target);
+  await updateSetting(settingIds.scorer, choice, target);
 }
 
 /** Runs the picker; choosing `onnx`, `http` or `critic` with nothing set asks for the folder or URL first. */
 export async function chooseScorer(): Promise<void> {
-  const current = vscode.workspace.getConfiguration().get<ScorerChoice>(settingIds.scorer) ?? 'auto';
+  const current = readScorerChoice();
   const picked = await vscode.window.showQuickPick(items(current), { title: 'PROF Lens: step scorer', matchOnDetail: true });
   if (!picked) return;
   if (picked.action === 'setModel') {

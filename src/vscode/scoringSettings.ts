@@ -1,13 +1,14 @@
 /**
- * Reads the scorer settings with workspace trust applied and turns them into what the analysis
+ * The scorer settings (read through settings.ts) with workspace trust applied and turns them into what the analysis
  * worker needs: the scorer choice and the model to open, with the host's paths (the ONNX worker
  * script, the score cache in the extension's global storage) and the API key from secret storage.
  */
 import * as vscode from 'vscode';
 import { defaultCacheDir } from '../scoring/scorers/cache/identity';
 import type { ModelConfig } from '../protocol/modelConfig';
-import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type SettingLevels, type TrustedValue } from './scorerFromSettings';
+import type { ScorerChoice } from '../core/scorerChoice';
+import { planScorer, trustedUrls, trustedValue, type ModelTarget, type ScorerNotice, type TrustedValue } from './scorerFromSettings';
+import { readCriticSettings, readScorerChoice, settingLevels } from './settings';
 import { settingIds } from './settingIds';
 
 /** Where the host keeps what model scorers need. */
@@ -30,42 +31,25 @@ export interface HostScorerPlan {
 /** Decides the scorer plan for a document (or the window); the caller supplies the model paths. */
 export type ScorerPlanner = (scope?: vscode.ConfigurationScope) => HostScorerPlan;
 
-function levels(config: vscode.WorkspaceConfiguration, id: string): SettingLevels {
-  const inspected = config.inspect<unknown>(id);
-  return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
-}
-
-/** The critic's model name and `max_tokens` (ordinary settings: they cannot send anything anywhere). */
-function criticSettings(config: vscode.WorkspaceConfiguration): { modelName?: string; maxTokens?: number } {
-  const name = config.get<unknown>(settingIds.criticModel);
-  const maxTokens = config.get<unknown>(settingIds.criticMaxTokens);
-  return {
-    ...(typeof name === 'string' && name.trim() !== '' ? { modelName: name.trim() } : {}),
-    ...(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? { maxTokens } : {}),
-  };
-}
-
-function toConfig(target: ModelTarget | null, env: ModelEnvironment, config: vscode.WorkspaceConfiguration): ModelConfig | null {
+function toConfig(target: ModelTarget | null, env: ModelEnvironment, scope?: vscode.ConfigurationScope): ModelConfig | null {
   if (!target) return null;
   if (target.kind === 'onnx') return { kind: 'onnx', modelDir: target.modelDir, workerPath: env.onnxWorkerPath, cacheDir: env.cacheDir };
   const apiKey = env.apiKey?.();
   const served = { urls: target.urls, cacheDir: env.cacheDir, ...(apiKey ? { apiKey } : {}) };
-  return target.kind === 'critic' ? { kind: 'critic', ...served, ...criticSettings(config) } : { kind: 'http', ...served };
+  return target.kind === 'critic' ? { kind: 'critic', ...served, ...readCriticSettings(scope) } : { kind: 'http', ...served };
 }
 
 /** Reads the scorer settings, honouring workspace trust. */
 export function readScorerPlan(env: ModelEnvironment, scope?: vscode.ConfigurationScope): HostScorerPlan {
-  const config = vscode.workspace.getConfiguration(undefined, scope);
-  const choice = config.get<string>(settingIds.scorer) ?? 'auto';
   const plan = planScorer({
-    choice: SCORER_CHOICES.includes(choice as ScorerChoice) ? (choice as ScorerChoice) : 'auto',
-    modelPath: levels(config, settingIds.modelPath),
-    endpointUrl: levels(config, settingIds.endpointUrl),
-    criticUrl: levels(config, settingIds.criticEndpointUrl),
+    choice: readScorerChoice(scope),
+    modelPath: settingLevels(settingIds.modelPath, scope),
+    endpointUrl: settingLevels(settingIds.endpointUrl, scope),
+    criticUrl: settingLevels(settingIds.criticEndpointUrl, scope),
     isTrusted: vscode.workspace.isTrusted,
     paths: { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
   });
-  return { choice: plan.choice, model: toConfig(plan.model, env, config), notice: plan.notice };
+  return { choice: plan.choice, model: toConfig(plan.model, env, scope), notice: plan.notice };
 }
 
 /** The settings the model scorers would use (trust honoured), for the scorer picker and Check Setup. */
@@ -78,13 +62,12 @@ export interface ModelSettings {
 
 /** The model folder and endpoints that apply (trust honoured). */
 export function readModelSettings(): ModelSettings {
-  const config = vscode.workspace.getConfiguration();
   const isTrusted = vscode.workspace.isTrusted;
   return {
-    modelPath: trustedValue(levels(config, settingIds.modelPath), isTrusted),
-    endpointUrl: trustedUrls(levels(config, settingIds.endpointUrl), isTrusted),
-    criticUrl: trustedUrls(levels(config, settingIds.criticEndpointUrl), isTrusted),
-    critic: criticSettings(config),
+    modelPath: trustedValue(settingLevels(settingIds.modelPath), isTrusted),
+    endpointUrl: trustedUrls(settingLevels(settingIds.endpointUrl), isTrusted),
+    criticUrl: trustedUrls(settingLevels(settingIds.criticEndpointUrl), isTrusted),
+    critic: readCriticSettings(),
   };
 }
 

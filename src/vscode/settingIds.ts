@@ -31,6 +31,21 @@ export const settingIds = {
   tokenizerFolder: 'profLens.inputs.tokenizerFolder',
 } as const;
 
+/**
+ * Settings whose change needs the open rollout files analysed again (and runs summarised again):
+ * what scores, splits, decides and reads. The end-of-line template and the Problems cap are here
+ * too, since their surfaces are drawn from a finished analysis.
+ */
+export const reanalysisSettingIds: readonly string[] = [
+  settingIds.scorer, settingIds.threshold, settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl,
+  settingIds.criticModel, settingIds.criticMaxTokens, settingIds.split, settingIds.m, settingIds.remove, settingIds.variant,
+  settingIds.seed, settingIds.penalty, settingIds.lambda, settingIds.maxSteps, settingIds.aggregate, settingIds.falsePositiveRules,
+  settingIds.summaryTemplate, settingIds.maxProblems, settingIds.fields, settingIds.tokenizerFolder,
+];
+
+/** Settings read each time they are used, so a change applies with no re-analysis. */
+export const liveSettingIds: readonly string[] = [settingIds.decorationsEnabled, settingIds.codeLens, settingIds.debounceMs];
+
 /** Settings that may name files or servers, or run code on file text: ignored from an untrusted workspace's settings. */
 export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split, settingIds.tokenizerFolder];
 

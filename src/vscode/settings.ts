@@ -1,13 +1,16 @@
 /**
- * The extension's settings: ids declared once (a unit test checks them against package.json),
- * read with validation so a bad value falls back to its default instead of breaking analysis.
+ * The one settings reader: every feature reads its settings here (a unit test checks that no
+ * other file of src/vscode calls `getConfiguration`). Ids are declared once in settingIds.ts (a
+ * unit test checks them against package.json); values are read with validation so a bad value
+ * falls back to its default instead of breaking analysis; the settings whose change needs a
+ * re-analysis are listed in `reanalysisSettingIds`.
  */
 import * as vscode from 'vscode';
 import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/profSettings';
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/profSettings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
-import { trustedValue } from './scorerFromSettings';
-import { DEFAULT_SUMMARY_TEMPLATE, settingIds } from './settingIds';
+import { trustedValue, type SettingLevels } from './scorerFromSettings';
+import { DEFAULT_SUMMARY_TEMPLATE, reanalysisSettingIds, settingIds } from './settingIds';
 import { showWarning } from './notify';
 
 /** Everything the extension reads from settings, validated. */
@@ -100,16 +103,21 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }
 
+/** The scorer setting, validated: the one place it is (an unknown value reads as `auto`). */
+function scorerOf(config: vscode.WorkspaceConfiguration): ScorerChoice {
+  const scorer = config.get<unknown>(key(settingIds.scorer));
+  return SCORER_CHOICES.includes(scorer as ScorerChoice) ? (scorer as ScorerChoice) : 'auto';
+}
+
 /** Reads and validates the settings for a document (or the window when none is given). */
 export function readSettings(scope?: vscode.ConfigurationScope): ExtensionSettings {
   const config = vscode.workspace.getConfiguration('profLens', scope);
   const problems: string[] = [];
   const prof = validProf(readProf(config, problems), problems);
-  const scorer = config.get<string>(key(settingIds.scorer)) ?? 'auto';
   const template = config.get<string>(key(settingIds.summaryTemplate));
   return {
     prof,
-    scorer: SCORER_CHOICES.includes(scorer as ScorerChoice) ? (scorer as ScorerChoice) : 'auto',
+    scorer: scorerOf(config),
     threshold: resolveSettings(prof).threshold,
     isThresholdGiven: isSetByUser(config, settingIds.threshold) && prof.threshold !== undefined,
     isDecorationEnabled: config.get<boolean>(key(settingIds.decorationsEnabled)) ?? true,
@@ -121,29 +129,80 @@ export function readSettings(scope?: vscode.ConfigurationScope): ExtensionSettin
   };
 }
 
+/** The scorer choice for a document (or the window). */
+export function readScorerChoice(scope?: vscode.ConfigurationScope): ScorerChoice {
+  return scorerOf(vscode.workspace.getConfiguration('profLens', scope));
+}
+
+/** A setting's value at each level (user, workspace, folder), for the trust rules to weigh. */
+export function settingLevels(id: string, scope?: vscode.ConfigurationScope): SettingLevels {
+  const inspected = vscode.workspace.getConfiguration('profLens', scope).inspect<unknown>(key(id));
+  return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
+}
+
+/** The critic's model name and `max_tokens` (ordinary settings: they cannot send anything anywhere). */
+export function readCriticSettings(scope?: vscode.ConfigurationScope): { modelName?: string; maxTokens?: number } {
+  const config = vscode.workspace.getConfiguration('profLens', scope);
+  const name = config.get<unknown>(key(settingIds.criticModel));
+  const maxTokens = config.get<unknown>(key(settingIds.criticMaxTokens));
+  return {
+    ...(typeof name === 'string' && name.trim() !== '' ? { modelName: name.trim() } : {}),
+    ...(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? { maxTokens } : {}),
+  };
+}
+
+/** Whether the end-of-line summaries are on (window scope). */
+export function readDecorationsEnabled(): boolean {
+  return vscode.workspace.getConfiguration('profLens').get<boolean>(key(settingIds.decorationsEnabled)) ?? true;
+}
+
+/** Writes a PROF Lens setting (the scorer picker, the decorations toggle). */
+export async function updateSetting(id: string, value: unknown, target: vscode.ConfigurationTarget): Promise<void> {
+  await vscode.workspace.getConfiguration('profLens').update(key(id), value, target);
+}
+
+/** The editor stops rendering a line after this many characters (`editor.stopRenderingLineAfter`; -1: never). */
+export function editorRenderLimit(document: vscode.TextDocument): number {
+  return vscode.workspace.getConfiguration('editor', document).get<number>('stopRenderingLineAfter') ?? 10_000;
+}
+
 /** True when a configuration change touches any PROF Lens setting. */
 export function affectsProfLens(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration('profLens');
+}
+
+/** True when a change touches a setting analyses are made with (see `reanalysisSettingIds`). */
+export function needsReanalysis(event: vscode.ConfigurationChangeEvent): boolean {
+  return reanalysisSettingIds.some((id) => event.affectsConfiguration(id));
+}
+
+/** True when a change touches the scorer settings (the scorer, its model, its endpoints). */
+export function affectsScoring(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration('profLens.scoring');
 }
 
 /** The current settings, re-read when any `profLens.*` setting changes. */
 export class LiveSettings implements vscode.Disposable {
   private value = readSettings();
   private readonly changes = new vscode.EventEmitter<ExtensionSettings>();
+  private readonly analysisChanges = new vscode.EventEmitter<ExtensionSettings>();
   private readonly subscription: vscode.Disposable;
   /** Fires after the settings were re-read, and when the workspace becomes trusted (its model settings then apply). */
   readonly onDidChange = this.changes.event;
+  /** Fires after `onDidChange` when what analyses are made with changed: open rollout files are analysed again. */
+  readonly onDidChangeAnalysis = this.analysisChanges.event;
 
   constructor() {
     this.reportProblems();
-    const reread = (): void => {
+    const reread = (isAnalysisChanged: boolean): void => {
       this.value = readSettings();
       this.reportProblems();
       this.changes.fire(this.value);
+      if (isAnalysisChanged) this.analysisChanges.fire(this.value);
     };
     this.subscription = vscode.Disposable.from(
-      vscode.workspace.onDidChangeConfiguration((event) => affectsProfLens(event) && reread()),
-      vscode.workspace.onDidGrantWorkspaceTrust(reread),
+      vscode.workspace.onDidChangeConfiguration((event) => affectsProfLens(event) && reread(needsReanalysis(event))),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => reread(true)),
     );
   }
 
@@ -154,6 +213,7 @@ export class LiveSettings implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changes.dispose();
+    this.analysisChanges.dispose();
   }
 
   private reportProblems(): void {

@@ -13,9 +13,9 @@ import { formatPercent, formatScore } from '../../src/core/presentation/numbers'
 import { capText } from '../../src/core/presentation/capText';
 import { reasonFamily } from '../../src/core/presentation/reasonWords';
 import { h, replaceChildren } from '../dom';
-import { vscodeApi } from '../hostChannel';
+import { HostChannel } from '../hostChannel';
 
-const api = vscodeApi();
+const channel = new HostChannel<HostToCompare, CompareToHost>(isHostToCompare);
 const root = document.getElementById('app') as HTMLElement;
 /** Prompts listed at most; the rest are counted. */
 const LISTED_PROMPTS = 2000;
@@ -25,7 +25,7 @@ let subject: CompareSubject | null = null;
 const sidesHolder = h('section', { className: 'sides-holder', attrs: { 'aria-live': 'polite' } });
 
 function post(message: CompareToHost): void {
-  api.postMessage(message);
+  channel.post(message);
 }
 
 function signed(delta: number | null): string {
@@ -150,7 +150,5 @@ function show(message: HostToCompare): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostToCompare(event.data)) show(event.data);
-});
+channel.listen(show);
 post({ type: 'ready' });

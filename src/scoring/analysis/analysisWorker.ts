@@ -17,6 +17,7 @@ import {
   type WorkerToHost,
 } from '../../protocol/analysis';
 import type { EndpointStatus } from '../../protocol/endpoints';
+import { unhandled } from '../../protocol/messages';
 import { CasClient } from '../cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from '../scorers/modelScorers';
@@ -252,5 +253,7 @@ port?.on('message', (message: unknown) => {
       // The model's own worker thread is terminated before this one ends.
       void Promise.allSettled([models.release(), cas.dispose()]).finally(() => process.exit(0));
       break;
+    default:
+      unhandled(message);
   }
 });

@@ -10,9 +10,9 @@ import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import { showError, showInfo } from '../notify';
 import { revealRollout } from '../panel/panelFeature';
-import { webviewOptions } from '../panel/panelHost';
+import { createPanel } from '../webviewPanel';
 import { analysedFileInView } from '../explorer/explorerFeature';
-import { COMPARE_VIEW_TYPE, ComparePanel } from './comparePanel';
+import { COMPARE_PANEL, ComparePanel } from './comparePanel';
 
 export interface CompareFeatureDeps {
   extensionUri: vscode.Uri;
@@ -71,7 +71,7 @@ export function createCompareFeature(deps: CompareFeatureDeps): vscode.Disposabl
         await Promise.all([analysed(deps.store, a), analysed(deps.store, b)]);
         const answer = await deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
         if (!view) {
-          const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, 'Compare', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(deps.extensionUri));
+          const panel = createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
           const created = new ComparePanel(panel, { ...deps, reveal: (source, id) => revealRollout(deps.store, source, id) });
           created.onDidDispose(() => {
             if (view === created) view = null;

@@ -5,11 +5,18 @@
  */
 import * as vscode from 'vscode';
 import { isCompareToHost, type CompareSubject, type CompareToHost, type HostToCompare } from '../../protocol/explorer';
+import { unhandled } from '../../protocol/messages';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
-import { webviewOptions } from '../panel/panelHost';
-import { loadPanelPage } from '../panel/panelPage';
+import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 
-export const COMPARE_VIEW_TYPE = 'profLens.comparePanel';
+/** The Compare view (not restored after a reload: its comparison is not saved). */
+export const COMPARE_PANEL: PanelDeclaration<CompareToHost> = {
+  viewType: 'profLens.comparePanel',
+  title: 'Compare',
+  script: ['dist', 'compareWebview.js'],
+  styles: [PANEL_STYLES, ['media', 'explorer.css']],
+  receives: isCompareToHost,
+};
 
 export interface ComparePanelDeps {
   extensionUri: vscode.Uri;
@@ -18,21 +25,16 @@ export interface ComparePanelDeps {
 }
 
 export class ComparePanel implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposed.event;
+  private readonly view: WebviewPanelHost<HostToCompare, CompareToHost>;
+  readonly onDidDispose: vscode.Event<void>;
   private subject: CompareSubject | null = null;
-  private isReady = false;
-  private isDisposed = false;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: ComparePanelDeps) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'gutter-kept.svg');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    loadPanelPage(panel, { extensionUri: deps.extensionUri, script: ['dist', 'compareWebview.js'], styles: [['media', 'panel.css'], ['media', 'explorer.css']] });
+    this.view = new WebviewPanelHost(panel, COMPARE_PANEL, deps.extensionUri, {
+      onReady: () => this.subject && this.post({ type: 'comparison', subject: this.subject }),
+      onMessage: (message) => this.receive(message),
+    });
+    this.onDidDispose = this.view.onDidDispose;
   }
 
   /** Shows a comparison (replacing any shown). */
@@ -40,37 +42,24 @@ export class ComparePanel implements vscode.Disposable {
     this.subject = subject;
     this.panel.title = `Compare · ${subject.labelA} ↔ ${subject.labelB}`;
     this.panel.reveal(undefined, false);
-    if (this.isReady) this.post({ type: 'comparison', subject });
+    if (this.view.isReady) this.post({ type: 'comparison', subject });
   }
 
   notice(text: string): void {
-    if (this.isReady) this.post({ type: 'notice', text });
+    if (this.view.isReady) this.post({ type: 'notice', text });
   }
 
   dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    for (const s of this.subscriptions.splice(0)) s.dispose();
-    this.panel.dispose();
-    this.disposed.fire();
-    this.disposed.dispose();
+    this.view.dispose();
   }
 
   private post(message: HostToCompare): void {
-    void this.panel.webview.postMessage(message);
+    this.view.post(message);
   }
 
-  private receive(message: unknown): void {
-    if (isCompareToHost(message)) this.handle(message);
-  }
-
-  private handle(message: CompareToHost): void {
+  private receive(message: Exclude<CompareToHost, { type: 'ready' }>): void {
     const subject = this.subject;
     switch (message.type) {
-      case 'ready':
-        this.isReady = true;
-        if (subject) this.post({ type: 'comparison', subject });
-        break;
       case 'showPrompt':
         if (!subject) return;
         this.deps.client.explore(subject.a, { method: 'promptSides', other: subject.b, index: message.index }).then(
@@ -81,10 +70,8 @@ export class ComparePanel implements vscode.Disposable {
       case 'open':
         if (subject) void this.deps.reveal(vscode.Uri.parse(message.side === 'a' ? subject.a : subject.b), message.rolloutId);
         break;
-      default: {
-        const unexpected: never = message;
-        void unexpected;
-      }
+      default:
+        unhandled(message);
     }
   }
 }

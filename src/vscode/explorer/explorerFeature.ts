@@ -11,9 +11,9 @@ import type { AnalysisStore } from '../analysisStore';
 import { commandIds, isRolloutTarget } from '../commandIds';
 import { showInfo } from '../notify';
 import { revealRollout } from '../panel/panelFeature';
-import { webviewOptions } from '../panel/panelHost';
+import { createPanel, restorePanels } from '../webviewPanel';
 import { ROLLOUT_VIEW_SCHEME } from '../rolloutView';
-import { EXPLORER_VIEW_TYPE, ExplorerPanel, type ExplorerTarget } from './explorerPanel';
+import { EXPLORER_PANEL, ExplorerPanel, type ExplorerTarget } from './explorerPanel';
 
 export interface ExplorerFeatureDeps {
   extensionUri: vscode.Uri;
@@ -86,7 +86,7 @@ class Explorers implements vscode.Disposable {
     // A file not analysed yet (a run's step file) is read from disk; the panel shows it when done.
     if (!this.deps.store.get(target.source) && target.source.scheme === 'file') this.deps.store.analyseFile(target.source);
     if (this.host) return this.host.show(target);
-    const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'Explorer', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(this.deps.extensionUri));
+    const panel = createPanel(EXPLORER_PANEL, this.deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
     this.adopt(panel, target);
   }
 
@@ -121,15 +121,7 @@ export function createExplorerFeature(deps: ExplorerFeatureDeps): vscode.Disposa
       const picked = await pickAnalysed(deps.store);
       if (picked) explorers.show(picked);
     }),
-    vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) => {
-        if (!isExplorerState(state)) {
-          panel.dispose();
-          return;
-        }
-        explorers.adopt(panel, { source: vscode.Uri.parse(state.source), query: null });
-      },
-    }),
+    restorePanels(EXPLORER_PANEL, isExplorerState, (panel, state) => explorers.adopt(panel, { source: vscode.Uri.parse(state.source), query: null })),
     deps.store.onDidUpdate((update) => update.isFinal && explorers.refresh(update.uri)),
   );
 }

@@ -6,15 +6,21 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ExplorerQuery } from '../../core/explore/explorerQuery';
-import { isExplorerToHost, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
+import { exportRows, isExplorerToHost, query, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
+import { unhandled } from '../../protocol/messages';
 import type { ExportResult } from '../../protocol/panel';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
-import { webviewOptions } from '../panel/panelHost';
-import { loadPanelPage } from '../panel/panelPage';
+import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 
-/** The explorer's webview type (serializer and activation event). */
-export const EXPLORER_VIEW_TYPE = 'profLens.explorerPanel';
+/** The Rollout Explorer panel. */
+export const EXPLORER_PANEL: PanelDeclaration<ExplorerToHost> = {
+  viewType: 'profLens.explorerPanel',
+  title: 'Explorer',
+  script: ['dist', 'explorerWebview.js'],
+  styles: [PANEL_STYLES, ['media', 'explorer.css']],
+  receives: isExplorerToHost,
+};
 
 /** What the explorer shows: a file, and a query to start from (null: the saved one). */
 export interface ExplorerTarget {
@@ -34,23 +40,16 @@ function describe(error: unknown): string {
 }
 
 export class ExplorerPanel implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposed.event;
-  private isDisposed = false;
+  private readonly view: WebviewPanelHost<HostToExplorer, ExplorerToHost>;
+  readonly onDidDispose: vscode.Event<void>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private target: ExplorerTarget,
     private readonly deps: ExplorerPanelDeps,
   ) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'gutter-kept.svg');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    loadPanelPage(panel, { extensionUri: deps.extensionUri, script: ['dist', 'explorerWebview.js'], styles: [['media', 'panel.css'], ['media', 'explorer.css']] });
+    this.view = new WebviewPanelHost(panel, EXPLORER_PANEL, deps.extensionUri, { onReady: () => this.sendSubject(), onMessage: (message) => this.receive(message) });
+    this.onDidDispose = this.view.onDidDispose;
   }
 
   get source(): vscode.Uri {
@@ -70,45 +69,28 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    for (const s of this.subscriptions.splice(0)) s.dispose();
-    this.panel.dispose();
-    this.disposed.fire();
-    this.disposed.dispose();
+    this.view.dispose();
   }
 
   private post(message: HostToExplorer): void {
-    void this.panel.webview.postMessage(message);
+    this.view.post(message);
   }
 
-  private receive(message: unknown): void {
-    if (!isExplorerToHost(message)) return;
+  private receive(message: Exclude<ExplorerToHost, { type: 'ready' }>): void {
     // The webview shows untrusted text: it may only act on the file this panel shows.
-    if (message.type !== 'ready' && message.source !== this.target.source.toString()) return;
-    this.handle(message);
-  }
-
-  private handle(message: ExplorerToHost): void {
+    if (message.source !== this.target.source.toString()) return;
     switch (message.type) {
-      case 'ready':
-        this.sendSubject();
-        break;
       case 'query':
-        void this.query(message.query, message.offset, message.limit).then((result) => this.post({ type: 'response', requestId: message.requestId, method: 'query', result }));
+        this.view.answer(query, message, () => this.query(message.query, message.offset, message.limit), (failure): QueryResult => ({ status: 'failed', message: failure }));
         break;
       case 'open':
         void this.deps.reveal(this.target.source, message.rolloutId);
         break;
       case 'export':
-        void this.export(message.query, message.ids)
-          .catch((error: unknown): ExportResult => ({ status: 'failed', message: describe(error) }))
-          .then((result) => this.post({ type: 'response', requestId: message.requestId, method: 'export', result }));
+        this.view.answer(exportRows, message, () => this.export(message.query, message.ids), (failure): ExportResult => ({ status: 'failed', message: failure }));
         break;
-      default: {
-        const unexpected: never = message;
-        void unexpected;
-      }
+      default:
+        unhandled(message);
     }
   }
 

@@ -13,7 +13,9 @@ import { showError, showInfo } from '../notify';
 import { ROLLOUT_VIEW_SCHEME, rolloutViewUri } from '../rolloutView';
 import { runExport } from './exportActions';
 import type { PanelLabels } from '../labels/panelLabels';
-import { PANEL_VIEW_TYPES, PanelHost, webviewOptions, type PanelKind, type PanelTarget } from './panelHost';
+import { PANELS, PanelHost, type PanelKind, type PanelTarget } from './panelHost';
+import { createPanel, restorePanels } from '../webviewPanel';
+import { where } from '../../protocol/guards';
 
 /** The panels' commands (declared with all the others in commandIds). */
 export const panelCommandIds = {
@@ -85,10 +87,9 @@ class Panels implements vscode.Disposable {
   show(kind: PanelKind, target: PanelTarget): void {
     const existing = this.open.get(kind);
     if (existing) return existing.show(target);
-    const title = kind === 'group' ? 'PROF group' : 'PROF dashboard';
     // The two panels share a column, so opening one from the other does not split the editor again.
     const sibling = this.open.get(kind === 'group' ? 'dashboard' : 'group')?.panel.viewColumn;
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPES[kind], title, { viewColumn: sibling ?? vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.deps.extensionUri));
+    const panel = createPanel(PANELS[kind], this.deps.extensionUri, { viewColumn: sibling ?? vscode.ViewColumn.Beside, preserveFocus: true });
     this.adopt(kind, panel, target);
   }
 
@@ -153,16 +154,10 @@ class Panels implements vscode.Disposable {
   }
 }
 
-function serializer(panels: Panels, kind: PanelKind): vscode.WebviewPanelSerializer {
-  return {
-    deserializeWebviewPanel: async (panel, state) => {
-      if (!isPanelState(state) || state.view !== kind) {
-        panel.dispose();
-        return;
-      }
-      panels.adopt(kind, panel, { source: vscode.Uri.parse(state.source), rolloutId: state.rolloutId });
-    },
-  };
+/** Restores a panel of `kind` from its saved state. */
+function restore(panels: Panels, kind: PanelKind): vscode.Disposable {
+  return restorePanels(PANELS[kind], where(isPanelState, (state) => state.view === kind), (panel, state) =>
+    panels.adopt(kind, panel, { source: vscode.Uri.parse(state.source), rolloutId: state.rolloutId }));
 }
 
 async function exportFromCommand(deps: PanelFeatureDeps, arg: unknown, what: 'kept' | 'auto'): Promise<void> {
@@ -190,8 +185,8 @@ export function createPanelFeature(deps: PanelFeatureDeps): vscode.Disposable {
     vscode.commands.registerCommand(panelCommandIds.showDashboard, open('dashboard')),
     vscode.commands.registerCommand(panelCommandIds.exportKept, (arg: unknown) => exportFromCommand(deps, arg, 'kept')),
     vscode.commands.registerCommand(panelCommandIds.exportDecisions, (arg: unknown) => exportFromCommand(deps, arg, 'auto')),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.group, serializer(panels, 'group')),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPES.dashboard, serializer(panels, 'dashboard')),
+    restore(panels, 'group'),
+    restore(panels, 'dashboard'),
     vscode.window.registerCustomEditorProvider(PARQUET_EDITOR_VIEW_TYPE, {
       openCustomDocument: (uri) => ({ uri, dispose: () => undefined }),
       resolveCustomEditor: (document, panel) => panels.openEditor(panel, document.uri),

@@ -1,26 +1,21 @@
 /**
- * One PROF panel (the group view or the file dashboard) in a webview: its page with a fresh
- * nonce on every load, the messages it exchanges with the webview, and the data it sends. The
- * webview is rebuilt when it is shown again (no retained context); its `ready` asks for the data.
+ * One PROF panel (the group view or the file dashboard) in the shared webview panel host: the
+ * messages it exchanges with the webview, and the data it sends. The webview is rebuilt when it is
+ * shown again (no retained context); its `ready` asks for the data.
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
+import { exportDecisions, exportKept, isWebviewToHost, type ExportResult, type HostToWebview, type WebviewToHost } from '../../protocol/panel';
+import { unhandled } from '../../protocol/messages';
 import type { PanelLabels } from '../labels/panelLabels';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';
-import { loadPanelPage } from './panelPage';
+import { KATEX_STYLES, PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 
 /** The two panels. */
 export type PanelKind = 'group' | 'dashboard';
-
-/** The panels' webview types (the serializers and `onWebviewPanel:` activation events use them). */
-export const PANEL_VIEW_TYPES: Record<PanelKind, string> = {
-  group: 'profLens.groupPanel',
-  dashboard: 'profLens.dashboardPanel',
-};
 
 /** What a panel shows: a file, and for the group view one of the group's rollouts. */
 export interface PanelTarget {
@@ -40,30 +35,22 @@ export interface PanelHostDeps {
   labels?: PanelLabels;
 }
 
-/** The folders a panel may load from: the extension's media and dist, and KaTeX's stylesheet and fonts. */
-export function resourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
-  return [
-    vscode.Uri.joinPath(extensionUri, 'media'),
-    vscode.Uri.joinPath(extensionUri, 'dist'),
-    vscode.Uri.joinPath(extensionUri, 'node_modules', 'katex', 'dist'),
-  ];
-}
+const panelPage = { script: ['dist', 'webview.js'], styles: [KATEX_STYLES, PANEL_STYLES], receives: isWebviewToHost };
 
-/** Webview options shared by new and restored panels: scripts on, nothing else reachable. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: resourceRoots(extensionUri) };
-}
+/** The two panels' declarations. */
+export const PANELS: Record<PanelKind, PanelDeclaration<WebviewToHost>> = {
+  group: { viewType: 'profLens.groupPanel', title: 'PROF group', ...panelPage },
+  dashboard: { viewType: 'profLens.dashboardPanel', title: 'PROF dashboard', ...panelPage },
+};
 
 /** A live panel. */
 export class PanelHost implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly disposed = new vscode.EventEmitter<void>();
+  private readonly view: WebviewPanelHost<HostToWebview, WebviewToHost>;
   /** Fires once, when the user closes the panel or it is disposed. */
-  readonly onDidDispose = this.disposed.event;
+  readonly onDidDispose: vscode.Event<void>;
   /** Counts sends so that a slow detail fetch does not overwrite a newer view. */
   private sequence = 0;
   private groupKey: string | null = null;
-  private isDisposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -71,13 +58,8 @@ export class PanelHost implements vscode.Disposable {
     private target: PanelTarget,
     private readonly deps: PanelHostDeps,
   ) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'gutter-kept.svg');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    this.load();
+    this.view = new WebviewPanelHost(panel, PANELS[kind], deps.extensionUri, { onReady: () => void this.send(), onMessage: (message) => this.receive(message) });
+    this.onDidDispose = this.view.onDidDispose;
   }
 
   /** The file the panel shows. */
@@ -103,38 +85,17 @@ export class PanelHost implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    this.panel.dispose();
-    this.disposed.fire();
-    this.disposed.dispose();
-  }
-
-  private load(): void {
-    loadPanelPage(this.panel, {
-      extensionUri: this.deps.extensionUri,
-      script: ['dist', 'webview.js'],
-      styles: [['node_modules', 'katex', 'dist', 'katex.min.css'], ['media', 'panel.css']],
-    });
+    this.view.dispose();
   }
 
   private post(message: HostToWebview): void {
-    void this.panel.webview.postMessage(message);
+    this.view.post(message);
   }
 
-  private receive(message: unknown): void {
-    if (!isWebviewToHost(message)) return;
+  private receive(message: Exclude<WebviewToHost, { type: 'ready' }>): void {
     // The webview shows untrusted text: it may only act on the file this panel shows.
-    if (message.type !== 'ready' && message.source !== this.target.source.toString()) return;
-    this.handle(message);
-  }
-
-  private handle(message: WebviewToHost): void {
+    if (message.source !== this.target.source.toString()) return;
     switch (message.type) {
-      case 'ready':
-        void this.send();
-        break;
       case 'reveal':
         void this.deps.reveal(this.target.source, message.rolloutId);
         break;
@@ -148,18 +109,16 @@ export class PanelHost implements vscode.Disposable {
       case 'exportDecisions': {
         const what = message.type === 'exportKept' ? 'kept' : message.format;
         // Every request gets exactly one response, whatever happens on the way.
-        void runExport(this.deps.store, { source: this.target.source, settings: message.settings, what })
-          .catch((error: unknown): ExportResult => ({ status: 'failed', message: error instanceof Error ? error.message : String(error) }))
-          .then((result) => this.post({ type: 'response', requestId: message.requestId, method: message.type, result }));
+        this.view.answer(message.type === 'exportKept' ? exportKept : exportDecisions, message,
+          () => runExport(this.deps.store, { source: this.target.source, settings: message.settings, what }),
+          (failure): ExportResult => ({ status: 'failed', message: failure }));
         break;
       }
       case 'label':
         void this.deps.labels?.apply(this.target.source, message.rolloutId, message.action, message.step);
         break;
-      default: {
-        const unexpected: never = message;
-        void unexpected;
-      }
+      default:
+        unhandled(message);
     }
   }
 

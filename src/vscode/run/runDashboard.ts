@@ -7,17 +7,23 @@
 import * as vscode from 'vscode';
 import { PARQUET_EDITOR_VIEW_TYPE } from '../panel/panelFeature';
 import { isRunWebviewToHost, type HostToRunWebview, type RunDashboardData, type RunWebviewToHost } from '../../protocol/run';
+import { unhandled } from '../../protocol/messages';
 import type { RunTrackerDeps } from '../../scoring/run/runTracker';
-import { loadPanelPage } from '../panel/panelPage';
 import { showError } from '../notify';
-import { webviewOptions } from '../panel/panelHost';
+import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { RunSession } from './runSession';
 import { runLabels, runView } from './runViewData';
 import { chartQuery } from '../../core/explore/chartQueries';
 import { commandIds } from '../commandIds';
 
-/** The webview type (its serializer and `onWebviewPanel:` activation event use it). */
-export const RUN_DASHBOARD_VIEW_TYPE = 'profLens.runDashboard';
+/** The Run Dashboard panel. */
+export const RUN_DASHBOARD_PANEL: PanelDeclaration<RunWebviewToHost> = {
+  viewType: 'profLens.runDashboard',
+  title: 'PROF runs',
+  script: ['dist', 'runWebview.js'],
+  styles: [PANEL_STYLES, ['media', 'run.css']],
+  receives: isRunWebviewToHost,
+};
 
 /** What the dashboard needs from the extension. */
 export interface RunDashboardDeps {
@@ -40,22 +46,16 @@ const SEND_INTERVAL_MS = 250;
 
 export class RunDashboard implements vscode.Disposable {
   private readonly sessions = new Map<string, RunSession>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly view: WebviewPanelHost<HostToRunWebview, RunWebviewToHost>;
   private readonly dirty = new Set<string>();
   private sendTimer: ReturnType<typeof setTimeout> | undefined;
-  private isReady = false;
-  private isDisposed = false;
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposed.event;
+  readonly onDidDispose: vscode.Event<void>;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: RunDashboardDeps) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'gutter-kept.svg');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => isRunWebviewToHost(message) && this.handle(message)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    this.load();
+    this.view = new WebviewPanelHost(panel, RUN_DASHBOARD_PANEL, deps.extensionUri, { onReady: () => this.sendAll(), onMessage: (message) => this.handle(message) });
+    // Closing the panel ends its runs' sessions.
+    this.onDidDispose = this.view.onDidDispose;
+    this.view.onDidDispose(() => this.dispose());
   }
 
   /** Shows a run (again): a run already on the dashboard is not read twice. */
@@ -82,31 +82,18 @@ export class RunDashboard implements vscode.Disposable {
   /** Settings or the scorer changed: every run is summarised again under them. */
   restartAll(): void {
     for (const session of this.sessions.values()) void session.tracker.restart(this.deps.trackerDeps());
-    if (this.isReady) this.sendAll();
+    this.sendAll();
   }
 
   dispose(): void {
-    if (this.isDisposed) return;
-    this.isDisposed = true;
     clearTimeout(this.sendTimer);
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
-    for (const s of this.subscriptions.splice(0)) s.dispose();
-    this.panel.dispose();
-    this.disposed.fire();
-    this.disposed.dispose();
+    this.view.dispose();
   }
 
-  private load(): void {
-    loadPanelPage(this.panel, { extensionUri: this.deps.extensionUri, script: ['dist', 'runWebview.js'], styles: [['media', 'panel.css'], ['media', 'run.css']] });
-  }
-
-  private handle(message: RunWebviewToHost): void {
+  private handle(message: Exclude<RunWebviewToHost, { type: 'ready' }>): void {
     switch (message.type) {
-      case 'ready':
-        this.isReady = true;
-        this.sendAll();
-        break;
       case 'openStep':
         void this.openStep(message.runId, message.step);
         break;
@@ -119,10 +106,8 @@ export class RunDashboard implements vscode.Disposable {
       case 'removeRun':
         this.remove(message.runId);
         break;
-      default: {
-        const unexpected: never = message;
-        void unexpected;
-      }
+      default:
+        unhandled(message);
     }
   }
 
@@ -151,7 +136,7 @@ export class RunDashboard implements vscode.Disposable {
   }
 
   private sendAll(): void {
-    if (!this.isReady) return;
+    if (!this.view.isReady) return;
     const labels = this.labels();
     const runs = this.runIds.flatMap((id) => this.viewOf(id, labels.get(id)!) ?? []);
     this.post({ type: 'dashboard', data: { runs, ...this.deps.describe() } });
@@ -162,7 +147,7 @@ export class RunDashboard implements vscode.Disposable {
     if (this.sendTimer !== undefined) return;
     this.sendTimer = setTimeout(() => {
       this.sendTimer = undefined;
-      if (!this.isReady) return;
+      if (!this.view.isReady) return;
       const labels = this.labels();
       for (const dirtyId of this.dirty) {
         const view = this.viewOf(dirtyId, labels.get(dirtyId) ?? '');
@@ -203,6 +188,6 @@ export class RunDashboard implements vscode.Disposable {
   }
 
   private post(message: HostToRunWebview): void {
-    void this.panel.webview.postMessage(message);
+    this.view.post(message);
   }
 }

@@ -22,8 +22,9 @@ import type { RunTrackerDeps } from '../../scoring/run/runTracker';
 import { commandIds } from '../commandIds';
 import type { ScorerPlanner } from '../scoringSettings';
 import { runScoring, type RunScoring } from './runScoring';
-import { affectsProfLens, readSettings } from '../settings';
-import { RUN_DASHBOARD_VIEW_TYPE, RunDashboard } from './runDashboard';
+import { needsReanalysis, readSettings } from '../settings';
+import { RUN_DASHBOARD_PANEL, RunDashboard } from './runDashboard';
+import { createPanel, restorePanels } from '../webviewPanel';
 
 export interface RunFeatureDeps {
   extensionUri: vscode.Uri;
@@ -108,7 +109,7 @@ class Runs implements vscode.Disposable {
 
   async open(run: vscode.Uri): Promise<void> {
     await this.ready;
-    const dashboard = this.dashboard ?? this.adopt(vscode.window.createWebviewPanel(RUN_DASHBOARD_VIEW_TYPE, 'PROF runs', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));
+    const dashboard = this.dashboard ?? this.adopt(createPanel(RUN_DASHBOARD_PANEL, this.deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));
     dashboard.add(run);
   }
 
@@ -179,15 +180,7 @@ export function createRunFeature(deps: RunFeatureDeps): vscode.Disposable {
       const run = await runOf(arg);
       if (run) await runs.open(run);
     }),
-    vscode.window.registerWebviewPanelSerializer(RUN_DASHBOARD_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) => {
-        if (!isRunPanelState(state)) {
-          panel.dispose();
-          return;
-        }
-        await runs.restore(panel, state.runs);
-      },
-    }),
-    vscode.workspace.onDidChangeConfiguration((event) => affectsProfLens(event) && runs.settingsChanged()),
+    restorePanels(RUN_DASHBOARD_PANEL, isRunPanelState, (panel, state) => runs.restore(panel, state.runs)),
+    vscode.workspace.onDidChangeConfiguration((event) => needsReanalysis(event) && runs.settingsChanged()),
   );
 }
