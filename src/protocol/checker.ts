@@ -3,9 +3,12 @@
  * the steps of rollouts with the embedded checker. JSON-plain, discriminated on `type`; each
  * request carries an id. `judge` is answered by `judged` (one entry per item, in item order) or
  * `failed`. The steps of a request travel as one text with their lengths (one copy, not a string
- * per step), and `counts` says how many steps each item has. Steps holding a claim only the CAS can decide are named in `casSteps`: the host, which
- * holds the one CAS worker, judges those again and decides them there.
+ * per step), and `counts` says how many steps each item has. Steps holding a claim only the CAS
+ * can decide are named in `casSteps`: the host, which holds the one CAS worker, judges those again
+ * and decides them there.
  */
+import { arrayOf, isCount, isNumber, isString, nullable, shape, where, type Guard } from './guards';
+import { message, protocol, request, type Sent } from './messages';
 
 /** The checker's two scores (a step with a false claim, every other step). */
 export interface CheckerScores {
@@ -21,23 +24,25 @@ export interface JudgedItem {
   casSteps: number[];
 }
 
-export type HostToChecker = { type: 'judge'; id: number; text: string; lengths: number[]; counts: number[]; scores: CheckerScores };
+const isScores = shape({ falseClaim: isNumber, pass: isNumber });
+const isJudgedItem: Guard<JudgedItem> = where(
+  shape({ scores: arrayOf(isNumber), notes: arrayOf(nullable(isString)), casSteps: arrayOf(isCount) }),
+  (item) => item.notes.length === item.scores.length && item.casSteps.every((s) => s < item.scores.length),
+);
 
-export type CheckerToHost =
-  | { type: 'judged'; id: number; items: JudgedItem[] }
-  | { type: 'failed'; id: number; message: string };
+/** The items' steps judged, in item order. */
+export const judged = message('toHost', 'judged', { id: isNumber, items: arrayOf(isJudgedItem) });
+export const failed = message('toHost', 'failed', { id: isNumber, message: isString });
+export const judge = request('fromHost', 'judge', { id: isNumber, text: isString, lengths: arrayOf(isCount), counts: arrayOf(isCount), scores: isScores }, { replies: [judged, failed] });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isScores(value: unknown): value is CheckerScores {
-  return isRecord(value) && typeof value['falseClaim'] === 'number' && typeof value['pass'] === 'number';
-}
-
-function isCounts(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((n) => Number.isInteger(n) && n >= 0);
-}
+/** A checker worker's channel. */
+export const checkerProtocol = protocol(judge);
+export type HostToChecker = Sent<typeof checkerProtocol, 'fromHost'>;
+export type CheckerToHost = Sent<typeof checkerProtocol, 'toHost'>;
+/** Checks a message received by a checker worker. */
+export const isHostToChecker = checkerProtocol.guard('fromHost');
+/** Checks a message received from a checker worker. */
+export const isCheckerToHost = checkerProtocol.guard('toHost');
 
 /** The steps of a request, item by item, cut from its text; null when the lengths do not fit it. */
 export function stepsOf(message: HostToChecker): string[][] | null {
@@ -70,25 +75,4 @@ export function judgeRequest(id: number, items: readonly (readonly string[])[], 
     }
   }
   return { type: 'judge', id, text: texts.join(''), lengths, counts, scores };
-}
-
-function isJudgedItem(value: unknown): value is JudgedItem {
-  if (!isRecord(value)) return false;
-  const { scores, notes, casSteps } = value;
-  return Array.isArray(scores) && scores.every((s) => typeof s === 'number')
-    && Array.isArray(notes) && notes.length === scores.length && notes.every((n) => n === null || typeof n === 'string')
-    && Array.isArray(casSteps) && casSteps.every((s) => Number.isInteger(s) && s >= 0 && s < scores.length);
-}
-
-/** Checks a message received by a checker worker. */
-export function isHostToChecker(value: unknown): value is HostToChecker {
-  return isRecord(value) && value['type'] === 'judge' && typeof value['id'] === 'number' && typeof value['text'] === 'string'
-    && isCounts(value['lengths']) && isCounts(value['counts']) && isScores(value['scores']);
-}
-
-/** Checks a message received from a checker worker. */
-export function isCheckerToHost(value: unknown): value is CheckerToHost {
-  if (!isRecord(value) || typeof value['id'] !== 'number') return false;
-  if (value['type'] === 'failed') return typeof value['message'] === 'string';
-  return value['type'] === 'judged' && Array.isArray(value['items']) && value['items'].every(isJudgedItem);
 }
