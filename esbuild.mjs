@@ -24,12 +24,16 @@ const casApart = {
   },
 };
 const entries = [
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [casApart] },
+  // dist/cli.js only loads dist/cliMain.js (the commands) through V8's code cache: see src/cli/entry.ts.
+  { ...node, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/cli.js' },
+  // No `import()` left in it (onnxruntime-node is required instead): code run from V8's cache cannot serve one.
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [casApart], supported: { 'dynamic-import': false } },
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/scorers/onnx/onnxWorker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/scorers/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/scorers/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },
   { ...node, entryPoints: ['src/scoring/run/runWorker.ts'], outfile: 'dist/runWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/compare/compareWorker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/cas/casModule.ts'], outfile: 'dist/computeEngine.mjs' },

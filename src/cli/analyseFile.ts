@@ -4,6 +4,7 @@
  * stderr when it is a terminal.
  */
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
 import type { FileAnalysis } from '../core/fileAnalysis';
@@ -12,10 +13,24 @@ import type { CliIo } from './io';
 import { FIELD_NOT_FOUND } from '../core/fieldPresence';
 import { UsageError } from './args';
 
+/** Below this size a file's steps are judged in the command's own thread: starting workers would cost more than they save. */
+const POOLED_BYTES = 4 * 1024 * 1024;
+
+/** How many threads judge the checker's steps: one (this one) unless set or the file is large, then one per core. */
+export interface ThreadOptions {
+  checkerThreads?: number;
+}
+
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
-export async function analyseFile(path: string, options: PathAnalyseOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
+export async function analyseFile(path: string, options: PathAnalyseOptions & ThreadOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
   // Opened where the command runs (`io.cwd`), named as the user wrote it; refused unless a regular file.
   const input = options.input ?? openInput(path, command, io);
+  const { checkerThreads, ...rest } = options;
+  const threads = checkerThreads ?? (input.size >= POOLED_BYTES ? availableParallelism() : 1);
+  // Workers start only when the checker first scores (a file with its own step scores starts none).
+  // The pool's module (and `node:worker_threads`) loads only for a file that gets one.
+  const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new (await import('../scoring/scorers/checker/checkerPool')).CheckerPool(threads) : undefined);
+  options = { ...rest, ...(pool ? { checkerPool: pool } : {}) };
   try {
     const progress = progressLine(io, input.size);
     const tokenizerDir = options.settings?.tokenizerDir;
@@ -24,6 +39,7 @@ export async function analyseFile(path: string, options: PathAnalyseOptions, io:
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();
+    if (pool && pool !== rest.checkerPool) await pool.dispose();
   }
 }
 
@@ -59,7 +75,7 @@ function checked(analysis: FileAnalysis, path: string): FileAnalysis {
 
 /** A one-line progress meter on a terminal; silent otherwise (pipelines read stderr too). */
 function progressLine(io: CliIo, total: number): (done: number, last?: boolean) => void {
-  if (!io.isStderrTty || total < 8 * 1024 * 1024) return () => undefined;
+  if (total < 8 * 1024 * 1024 || !io.isStderrTty) return () => undefined;
   let isFinished = false;
   return (done, last) => {
     if (isFinished) return;

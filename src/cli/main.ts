@@ -1,5 +1,4 @@
 /** The `prof-lens` command: dispatch to a command, map errors to exit codes. */
-import { createInterface } from 'node:readline/promises';
 import { HELP } from './help';
 import { CasClient } from '../scoring/cas/casClient';
 import { removeTemporaryFiles } from '../scoring/output/outputFiles';
@@ -78,12 +77,18 @@ export function errorMessage(error: unknown): string {
 
 /** Entry point for the `prof-lens` binary. */
 export function main(): void {
+  // Looked at when first needed: looking at `process.stderr` or `process.stdin` makes the stream,
+  // which a command that never writes to it or asks does without (a few milliseconds of its start).
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
-    isStderrTty: Boolean(process.stderr.isTTY),
+    get isStderrTty() {
+      return Boolean(process.stderr.isTTY);
+    },
     cwd: process.cwd(),
-    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
+    get ask() {
+      return process.stdin.isTTY ? askOnTerminal : undefined;
+    },
   };
   // `prof-lens … | head`: the reader left, which is not an error; stop quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -107,6 +112,8 @@ export function main(): void {
 
 /** One line typed on the terminal, the question on stderr (stdout may be a pipe). */
 async function askOnTerminal(question: string): Promise<string | null> {
+  // Loaded here: a command that asks nothing starts without the readline module.
+  const { createInterface } = require('node:readline/promises') as typeof import('node:readline/promises');
   const lines = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return await lines.question(question);

@@ -23,6 +23,21 @@ import { OutcomeResolver, type UngradedAnswer } from './outcomes';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import { PLAIN_PROMPT, questionReadingOf } from '../../core/transcript/promptReading';
 import { responseTurnsOf } from '../../core/rolloutText';
+import type { CheckerPool } from '../scorers/checker/checkerPool';
+import { CheckerWorkerError } from '../scorers/checker/checkerScorer';
+
+/**
+ * A batch of records begun: prepared (in file order), its outcomes and scores on their way. It is
+ * added to the analysis by `commit`, in the order batches were begun, with the diagnostics its
+ * reading found first, so that several batches can be scored at once and the result is the same.
+ */
+export interface BegunBatch {
+  readonly prepared: PreparedRollout[];
+  /** What reading the batch's lines found, then what preparing its records found. */
+  readonly readDiagnostics: readonly Diagnostic[];
+  readonly found: readonly Diagnostic[];
+  readonly work: Promise<[{ outcomes: Outcome[]; ungraded: UngradedAnswer[] }, StepScoring[]]>;
+}
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
 export interface AnalyseOptions {
@@ -54,6 +69,8 @@ export interface AnalyseOptions {
   cas?: CasService;
   /** What trainers' records need from outside the file (the tokenizer of token-id traces). */
   context?: AdaptContext;
+  /** Worker threads for the embedded checker (default: it judges in this thread). */
+  checkerPool?: CheckerPool;
 }
 
 /** Analyse a whole text (an open document). */
@@ -122,6 +139,8 @@ export class Analyzer {
   private readonly rawOffsets: boolean;
   private readonly extractAnswers: boolean;
   private unreadable = 0;
+  /** Rollouts prepared so far (committed or not): the next one's id. */
+  private begun = 0;
   private readonly countOnly: ((r: Rollout) => boolean) | undefined;
   /** Which paths of the field mapping some record has; the first record's line, for the message about the others. */
   private readonly presence: FieldPresence;
@@ -139,7 +158,7 @@ export class Analyzer {
     const problems = validateSettings(this.settings);
     if (problems.length) throw new Error(`invalid settings: ${problems.join('; ')}`);
     this.cas = holdCas(options.cas);
-    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, this.cas.cas);
+    this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, this.cas.cas, options.checkerPool);
     this.outcomes = new OutcomeResolver(this.cas.cas);
     this.presence = new FieldPresence(this.settings.fields);
     this.keepText = options.keepText ?? true;
@@ -172,22 +191,44 @@ export class Analyzer {
 
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
+    await this.commit(this.begin(records, [], onScored));
+  }
+
+  /**
+   * Prepare a batch now and start its grading and scoring; `readDiagnostics` (what reading its
+   * lines found) are kept when it is committed. Batches must be committed in the order begun.
+   */
+  begin(records: readonly SourceRecord[], readDiagnostics: readonly Diagnostic[] = [], onScored?: (done: number, total: number) => void): BegunBatch {
     const prepared: PreparedRollout[] = [];
-    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.table.count, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
+    const prepareOptions: PrepareOptions = { settings: this.settings, rawOffsets: this.rawOffsets, firstId: this.begun, countOnly: this.countOnly, checkStepCount: this.options.checkStepCounts ?? true, context: this.context };
     const found: Diagnostic[] = [];
     for (const record of records) {
       this.firstLine ??= record.line;
       this.presence.observe(record.value);
       if (prepareRecordInto(record, prepareOptions, prepared, found)) this.unreadable++;
     }
-    for (const d of found) this.keepDiagnostic(d);
+    this.begun += prepared.length;
     const rollouts = new Array<Rollout>(prepared.length);
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
-    const [{ outcomes, ungraded }, scorings] = await Promise.all([
+    const work = Promise.all([
       this.outcomes.resolve(rollouts, { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
       this.chain.score(prepared, { signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
+    // Heard by `commit`; a batch never committed (an earlier one failed) must not fail the process.
+    work.catch(() => undefined);
+    return { prepared, readDiagnostics, found, work };
+  }
+
+  /** Add a begun batch to the analysis (after every batch begun before it). */
+  async commit(batch: BegunBatch): Promise<void> {
+    this.addDiagnostics(batch.readDiagnostics);
+    for (const d of batch.found) this.keepDiagnostic(d);
+    const [{ outcomes, ungraded }, scorings] = await batch.work.catch((error: unknown) => {
+      // Named like a diagnostic: the file and the line where the failed rollouts start.
+      throw error instanceof CheckerWorkerError ? new Error(`${this.options.fileName}:${error.line ?? 1}: ${error.message}`) : error;
+    });
+    const prepared = batch.prepared;
     for (const u of ungraded) this.diagnostics.push(notGraded(u));
     for (let i = 0; i < prepared.length; i++) {
       const p = prepared[i] as PreparedRollout;

@@ -7,7 +7,7 @@
  * when the Rollout View or a panel asks for them.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { SourceRecord } from '../../core/model';
+import type { Diagnostic, SourceRecord } from '../../core/model';
 import type { FileAnalysis } from '../../core/fileAnalysis';
 import { prepareRecord } from '../../core/prepareRollout';
 import { readLine, readText } from '../../core/reader';
@@ -15,7 +15,7 @@ import type { ProfSettings } from '../../core/profSettings';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import type { PromptReading } from '../../core/transcript/promptReading';
 import type { Turn } from '../../core/transcript/turns';
-import { Analyzer, type AnalyseOptions } from './analyse';
+import { Analyzer, type AnalyseOptions, type BegunBatch } from './analyse';
 import { type FileLine, LineSplitter } from './fileLines';
 import { InputFile } from '../inputs/inputFile';
 import { readInputLines } from '../inputs/inputLines';
@@ -97,12 +97,23 @@ async function analyseInput(path: string, input: InputFile, options: PathAnalyse
   }
   // A parquet row cannot be read back by its line: its texts are kept instead.
   const index = options.keepText === false && !isParquet ? new LineIndex() : null;
-  for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
-    for (let i = 0; i < lines.length; i += SLICE) {
-      options.signal?.throwIfAborted();
-      await analyzer.addRecords(readRecords(lines.slice(i, i + SLICE), analyzer, index));
+  // With checker workers, a few slices are scored at once while the next are read; each is added in file order.
+  const depth = options.checkerPool ? 2 * options.checkerPool.size + 1 : 1;
+  const begun: BegunBatch[] = [];
+  try {
+    for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
+      for (let i = 0; i < lines.length; i += SLICE) {
+        options.signal?.throwIfAborted();
+        const read = readRecords(lines.slice(i, i + SLICE), index);
+        begun.push(analyzer.begin(read.records, read.diagnostics));
+        while (begun.length >= depth) await analyzer.commit(begun.shift() as BegunBatch);
+      }
+      options.onBytes?.(isParquet ? size : (lines[lines.length - 1]?.byteEnd ?? 0), size);
     }
-    options.onBytes?.(isParquet ? size : (lines[lines.length - 1]?.byteEnd ?? 0), size);
+    while (begun.length > 0) await analyzer.commit(begun.shift() as BegunBatch);
+  } finally {
+    // What is still being scored when the analysis fails settles before the error is passed on.
+    await Promise.allSettled(begun.map((b) => b.work));
   }
   options.onBytes?.(size, size);
   return { analysis: await analyzer.finish(), lines: index };
@@ -132,17 +143,18 @@ export function readDocument(input: InputFile, onChunk?: (bytes: Uint8Array) => 
 /** V8's longest string, in bytes of one-byte text: a larger document cannot be read as one. */
 const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024 - 24;
 
-function readRecords(lines: readonly FileLine[], analyzer: Analyzer, index: LineIndex | null): SourceRecord[] {
+function readRecords(lines: readonly FileLine[], index: LineIndex | null): { records: SourceRecord[]; diagnostics: Diagnostic[] } {
   const records: SourceRecord[] = [];
+  const diagnostics: Diagnostic[] = [];
   for (const line of lines) {
     const result = readLine(line);
     if (result.kind === 'record') {
       records.push(result.record);
       index?.add(line);
-      if (result.diagnostic) analyzer.addDiagnostics([result.diagnostic]);
-    } else if (result.kind === 'bad') analyzer.addDiagnostics([result.diagnostic]);
+      if (result.diagnostic) diagnostics.push(result.diagnostic);
+    } else if (result.kind === 'bad') diagnostics.push(result.diagnostic);
   }
-  return records;
+  return { records, diagnostics };
 }
 
 type Prepared = ReturnType<typeof prepareRecord>['rollouts'];

@@ -4,7 +4,7 @@
  * (`report`, `filter`, `eval`, `audit`) and, through `readCalibrations`, by the editor. The file is
  * read as untrusted input: an entry that is not a calibration is named and ignored.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs';
 import { join } from 'node:path';
 import type { Calibration } from '../../core/evaluation/thresholdChoice';
 import { writeFileAtomic } from '../output/outputFiles';
@@ -54,7 +54,8 @@ export async function readCalibrations(cacheDir: string): Promise<CalibrationsRe
   const calibrations = new Map<string, Calibration>();
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Through `node:fs` itself: `node:fs/promises` (and what it loads) stays out of a command's start.
+    text = await new Promise<string>((resolve, reject) => readFile(path, 'utf8', (error, read) => (error ? reject(error) : resolve(read))));
   } catch {
     return { calibrations, problems: [] };
   }
@@ -82,7 +83,7 @@ export async function storeCalibration(cacheDir: string, calibration: Calibratio
   const { calibrations } = await readCalibrations(cacheDir);
   calibrations.set(calibration.identity, calibration);
   const path = calibrationsPath(cacheDir);
-  await mkdir(cacheDir, { recursive: true });
+  await new Promise<void>((resolve, reject) => mkdir(cacheDir, { recursive: true }, (error) => (error ? reject(error) : resolve())));
   const body = { format: FORMAT, version: 1, calibrations: Object.fromEntries(calibrations) };
   await writeFileAtomic(path, `${JSON.stringify(body, null, 1)}\n`);
   return path;

@@ -4,7 +4,6 @@
  * embedded checker, and for scores already in a file the model `step_scores_meta` names (`prof-lens
  * score` writes the model's identity there), `--model-name`, or `file:unnamed`.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { readText } from '../../core/reader';
 import { recordStepScores } from '../../core/stepScoreFields';
@@ -70,6 +69,8 @@ export async function peekFileScores(path: string): Promise<ScoresPeek> {
   // Only a regular file is looked at (a device never ends; readFileLines checks the same).
   checkRegularFile(path);
   if (/\.json$/i.test(path)) {
+    // Loaded here: reading JSON Lines, a command starts without `node:fs/promises`.
+    const { readFile, stat } = require('node:fs/promises') as typeof import('node:fs/promises');
     if ((await stat(path)).size > PEEK_JSON_BYTES) return peek;
     for (const record of readText(await readFile(path, 'utf8'), path).records.slice(0, PEEK_RECORDS)) look(record.value);
     return peek;

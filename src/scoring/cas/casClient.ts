@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker as WorkerThread } from 'node:worker_threads';
 import { shorten } from '../../core/cas/casLimits';
 import type { CasResult, CasService, CasTask } from '../../core/cas/casService';
 import { isCasToHost, type CasToHost } from '../../protocol/cas';
@@ -50,7 +50,8 @@ export class CasClient implements CasService {
     const workerPath = options.workerPath;
     this.worker = new SupervisedWorker<CasToHost>({
       name: 'CAS',
-      spawn: () => new Worker(workerPath ?? bundledWorkerPath('casWorker.js'), { resourceLimits: { maxOldGenerationSizeMb: CAS_HEAP_MB } }),
+      // `node:worker_threads` loads with the first worker: a command that never needs the CAS starts without it.
+      spawn: (): WorkerThread => new (require('node:worker_threads') as typeof import('node:worker_threads')).Worker(workerPath ?? bundledWorkerPath('casWorker.js'), { resourceLimits: { maxOldGenerationSizeMb: CAS_HEAP_MB } }),
       isReply: isCasToHost,
       idOf: (reply) => reply.id,
       isFinal: (reply) => reply.type !== 'result',

@@ -5,12 +5,18 @@
  * or in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`).
  * Nothing is downloaded: when none is found, the message says exactly what to fetch and where.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir as readdirCallback, readFile as readFileCallback, stat as statCallback } from 'node:fs';
+import { promisify } from 'node:util';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { AdaptContext, TokenDecoder } from '../../core/formatsTrainers';
 import { InputFile } from './inputFile';
+
+// Through `node:fs` itself: every analysis looks here, and `node:fs/promises` (with what it loads) stays out of a command's start.
+const readdir = promisify(readdirCallback);
+const readFile = promisify(readFileCallback);
+const stat = promisify(statCallback);
 
 /** Where to look, beside the metadata. */
 export interface TokenizerLookup {

@@ -5,10 +5,14 @@
  * the target only when complete, so a failure leaves the old file as it was. One writer for the
  * CLI (`filter -o`, `--decisions`, `score -o`) and the editor's exports.
  */
-import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { chmod, lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+
+/** `node:fs/promises` and `node:crypto`, loaded when a file is first written: `report` writes none and starts without them. */
+let promises: typeof import('node:fs/promises') | undefined;
+const fsp = (): typeof import('node:fs/promises') => (promises ??= require('node:fs/promises') as typeof import('node:fs/promises'));
+const randomHex = (bytes: number): string => (require('node:crypto') as typeof import('node:crypto')).randomBytes(bytes).toString('hex');
 
 /** A file named on a command line or in a dialog, with the words that name it to the user. */
 export interface NamedPath {
@@ -35,13 +39,13 @@ const MAX_LINKS = 40;
 export async function writeTarget(path: string): Promise<string> {
   let current = resolve(path);
   for (let hops = 0; hops < MAX_LINKS; hops++) {
-    const info = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+    const info = await fsp().lstat(current).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw error;
     });
-    if (!info) return join(await realpath(dirname(current)), basename(current));
-    if (!info.isSymbolicLink()) return realpath(current);
-    current = resolve(dirname(current), await readlink(current));
+    if (!info) return join(await fsp().realpath(dirname(current)), basename(current));
+    if (!info.isSymbolicLink()) return fsp().realpath(current);
+    current = resolve(dirname(current), await fsp().readlink(current));
   }
   throw Object.assign(new Error(`too many symbolic links from ${path}`), { code: 'ELOOP', path });
 }
@@ -54,7 +58,7 @@ interface Identity {
 
 async function identify(path: string): Promise<Identity> {
   const target = await writeTarget(path);
-  const info = await stat(target).catch(() => null);
+  const info = await fsp().stat(target).catch(() => null);
   return { target, inode: info ? `${info.dev}:${info.ino}` : null };
 }
 
@@ -103,10 +107,10 @@ const BUFFER_SIZE = 1 << 20;
  */
 export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
   const target = await writeTarget(path);
-  const existing = await stat(target).catch(() => null);
-  if (existing && !existing.isFile()) return directWriter(await open(target, 'w'));
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx');
+  const existing = await fsp().stat(target).catch(() => null);
+  if (existing && !existing.isFile()) return directWriter(await fsp().open(target, 'w'));
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
+  const handle = await fsp().open(temp, 'wx');
   temporaryFiles.add(temp);
   const buffer = new WriteBuffer(handle);
   let isDone = false;
@@ -118,14 +122,14 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
       await handle.close();
       isDone = true;
       // Keep the permissions of a file being replaced.
-      if (existing) await chmod(temp, existing.mode & 0o7777);
-      await rename(temp, target);
+      if (existing) await fsp().chmod(temp, existing.mode & 0o7777);
+      await fsp().rename(temp, target);
       temporaryFiles.delete(temp);
     },
     async abort() {
       if (!isDone) await handle.close().catch(() => undefined);
       isDone = true;
-      await unlink(temp).catch(() => undefined);
+      await fsp().unlink(temp).catch(() => undefined);
       temporaryFiles.delete(temp);
     },
   };

@@ -9,6 +9,7 @@ import type { PreparedRollout } from '../../core/prepareRollout';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';
+import type { CheckerPool } from './checker/checkerPool';
 import type { CasService } from '../../core/cas/casService';
 
 
@@ -25,10 +26,10 @@ export interface ScorerChain {
  * checker (the caller says why). `cas` is where the checker's algebra runs (default: the process's
  * CAS worker).
  */
-export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?: CasService): ScorerChain {
+export function createScorerChain(requested: ScorerChoice, model?: Scorer, cas?: CasService, checkerPool?: CheckerPool): ScorerChain {
   const choice = isModelChoice(requested) && !model ? 'checker' : requested;
   let checker: Scorer | null = null;
-  const newChecker = (): Scorer => createCheckerScorer(cas ? { cas } : {});
+  const newChecker = (): Scorer => createCheckerScorer({ ...(cas ? { cas } : {}), ...(checkerPool ? { pool: checkerPool } : {}) });
   const fallback = (): Scorer => model ?? (checker ??= newChecker());
   const info: ScorerInfo =
     choice === 'file' ? { kind: 'file', label: 'file' } : choice === 'checker' ? { kind: 'checker', label: 'checker' } : { ...(model?.info ?? { kind: 'checker', label: 'checker' }) };
@@ -63,5 +64,5 @@ export function hasFileScores(r: Pick<PreparedRollout['rollout'], 'fileStepScore
 }
 
 function toItem(p: PreparedRollout): ScoreItem {
-  return { id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text), fileStepScores: p.rollout.fileStepScores };
+  return { id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text), line: p.rollout.line, fileStepScores: p.rollout.fileStepScores };
 }

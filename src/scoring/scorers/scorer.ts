@@ -13,6 +13,8 @@ export interface ScoreItem {
   prompt: string;
   /** The steps' texts, in order. */
   steps: string[];
+  /** The file line the rollout is on, for messages. */
+  line?: number;
   /** The record's own step scores, for the `file` scorer. */
   fileStepScores?: (number | null)[] | null;
   /** Why the record's own step scores cannot be used, when they cannot. */

@@ -4,7 +4,6 @@
  * of its files (see `modelContentHash`), a served model by everything `/v1/models` says about it
  * plus a fingerprint from scoring a fixed probe.
  */
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelFacts } from '../endpoints/modelFacts';
@@ -37,7 +36,8 @@ export function servedModelIdentity(input: ServedIdentityInput): string {
   const { facts } = input;
   const hosts = facts.root === null ? [...new Set(input.bases.map((b) => (URL.canParse(b) ? new URL(b).origin : b)))].sort() : null;
   const parts = [facts.id, facts.root, facts.maxModelLen, facts.parent, facts.ownedBy, input.fingerprint, hosts, input.settings ?? null];
-  const hash = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+  // `node:crypto` loads with the first identity: a command that needs none starts without it.
+  const hash = (require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
   return `${input.kind}:${facts.id}#${hash}`;
 }
 

@@ -4,10 +4,13 @@
  * while a re-export copied over it (even with `cp -p` or rsync, which keep size and mtime) is
  * hashed afresh: copying in a file always gives it a new ctime.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/** `node:fs/promises` and `node:crypto`, loaded on first use: a command that hashes no model starts without them. */
+let promises: typeof import('node:fs/promises') | undefined;
+const fsp = (): typeof import('node:fs/promises') => (promises ??= require('node:fs/promises') as typeof import('node:fs/promises'));
+const crypto = (): typeof import('node:crypto') => require('node:crypto') as typeof import('node:crypto');
 
 /** The files whose content makes the model: weights, tokenizer, and the manifest naming the profile. */
 export const MODEL_FILES = ['model.onnx', 'model.onnx_data', 'tokenizer.json', 'tokenizer_config.json', 'prof-lens.json'];
@@ -31,7 +34,7 @@ const memory = new Map<string, Remembered>();
 
 /** The sha256 (hex) of a model folder's files, reusing a remembered one when no file changed. */
 export async function modelContentHash(dir: string, options: ContentHashOptions = {}): Promise<string> {
-  const resolved = await realpath(dir).catch(() => dir);
+  const resolved = await fsp().realpath(dir).catch(() => dir);
   const signature = await signatureOf(resolved);
   const known = memory.get(resolved) ?? (await readRemembered(options.rememberIn))[resolved];
   if (known?.signature === signature && typeof known.hash === 'string' && /^[0-9a-f]{64}$/.test(known.hash)) {
@@ -52,18 +55,18 @@ export function forgetModelHashes(): void {
 
 async function signatureOf(dir: string): Promise<string> {
   const parts = await Promise.all(MODEL_FILES.map(async (name) => {
-    const info = await stat(join(dir, name), { bigint: true }).catch(() => null);
+    const info = await fsp().stat(join(dir, name), { bigint: true }).catch(() => null);
     return info ? [name, String(info.size), String(info.mtimeNs), String(info.ctimeNs), String(info.ino)] : [name, 'absent'];
   }));
   return JSON.stringify(parts);
 }
 
 async function hashFiles(dir: string, onHashFile?: (path: string) => void): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = crypto().createHash('sha256');
   for (const name of MODEL_FILES) {
     const path = join(dir, name);
     hash.update(`\0${name}\0`);
-    const info = await stat(path).catch(() => null);
+    const info = await fsp().stat(path).catch(() => null);
     if (!info?.isFile()) {
       hash.update('absent');
       continue;
@@ -78,7 +81,7 @@ async function hashFiles(dir: string, onHashFile?: (path: string) => void): Prom
 async function readRemembered(folder: string | null | undefined): Promise<Record<string, Remembered>> {
   if (!folder) return {};
   try {
-    const parsed: unknown = JSON.parse(await readFile(join(folder, MODEL_HASHES_FILE), 'utf8'));
+    const parsed: unknown = JSON.parse(await fsp().readFile(join(folder, MODEL_HASHES_FILE), 'utf8'));
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, Remembered>) : {};
   } catch {
     return {};
@@ -88,14 +91,14 @@ async function readRemembered(folder: string | null | undefined): Promise<Record
 async function remember(folder: string | null | undefined, dir: string, entry: Remembered): Promise<void> {
   if (!folder) return;
   const all = { ...(await readRemembered(folder)), [dir]: entry };
-  await mkdir(folder, { recursive: true });
+  await fsp().mkdir(folder, { recursive: true });
   const file = join(folder, MODEL_HASHES_FILE);
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, `${JSON.stringify(all)}\n`, 'utf8');
-    await rename(temp, file);
+    await fsp().writeFile(temp, `${JSON.stringify(all)}\n`, 'utf8');
+    await fsp().rename(temp, file);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await fsp().unlink(temp).catch(() => undefined);
     throw error;
   }
 }

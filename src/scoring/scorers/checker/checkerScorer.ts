@@ -12,6 +12,8 @@ import { holdCas } from '../../cas/casClient';
 import type { ScoreItem, ScoreOptions, Scorer } from '../scorer';
 import { casLatex, judgeFromValues } from './casCheck';
 import { judgeStep, stepOutcome, type JudgedClaim, type StepScores } from './stepCheck';
+import type { CheckerPool } from './checkerPool';
+import type { JudgedItem } from '../../../protocol/checker';
 
 /** Settings of the checker scorer. */
 export interface CheckerOptions {
@@ -26,6 +28,8 @@ export interface CheckerOptions {
   useCas?: boolean;
   /** Where the CAS runs (the caller's CAS worker); without one, the checker starts its own on first need and stops it on dispose. */
   cas?: CasService;
+  /** Worker threads that judge the steps (default: judged here, in this thread). */
+  pool?: CheckerPool;
 }
 
 /** Default scores: low for a false claim, one score above the usual threshold (0.5) for the rest. */
@@ -41,7 +45,10 @@ export function createCheckerScorer(options: CheckerOptions = {}): Scorer {
   const held = (options.useCas ?? true) ? holdCas(options.cas) : null;
   return {
     info: { kind: 'checker', label: 'checker' },
-    score: (items, scoreOptions) => scoreItems(items, { scores, cas: held?.cas ?? null, ...scoreOptions }),
+    score: (items, scoreOptions) => {
+      const run = { scores, cas: held?.cas ?? null, ...scoreOptions };
+      return options.pool ? scoreInPool(items, run, options.pool) : scoreItems(items, run);
+    },
     dispose: () => held?.release() ?? Promise.resolve(),
   };
 }
@@ -75,6 +82,74 @@ async function scoreItems(items: readonly ScoreItem[], run: Run): Promise<StepSc
     });
   }
   return results;
+}
+
+/**
+ * The same scoring with the steps judged in worker threads: every chunk goes to the pool at once,
+ * and the chunks are finished in order here, where the CAS decides the steps a worker named (judged
+ * again here, the same way) with one request per chunk, as above.
+ */
+async function scoreInPool(items: readonly ScoreItem[], run: Run, pool: CheckerPool): Promise<StepScoring[]> {
+  run.signal?.throwIfAborted();
+  const chunks: (readonly ScoreItem[])[] = [];
+  for (let start = 0; start < items.length; start += CHUNK) chunks.push(items.slice(start, start + CHUNK));
+  const replies = chunks.map((chunk) => pool.judge(chunk.map((item) => item.steps), run.scores, run.signal).catch((error: unknown) => {
+    if (run.signal?.aborted) throw error;
+    throw new CheckerWorkerError(chunk[0]?.line ?? null, `the checker's worker failed on the rollouts of ${lineSpan(chunk)}: ${error instanceof Error ? error.message : String(error)}`);
+  }));
+  // Every chunk settles before this returns, so no rejection is left unheard.
+  const settled = Promise.allSettled(replies);
+  const results: StepScoring[] = [];
+  try {
+    for (let k = 0; k < chunks.length; k++) {
+      const chunk = chunks[k] as readonly ScoreItem[];
+      const judgedItems = await (replies[k] as Promise<JudgedItem[]>);
+      run.signal?.throwIfAborted();
+      const notDecided = run.cas ? await decideCasSteps(run, chunk, judgedItems) : chunk.map(() => []);
+      judgedItems.forEach((item, i) => {
+        const undecided = notDecided[i] ?? [];
+        results.push({ kind: 'scored', scores: item.scores, notes: item.notes, scorer: 'checker', ...(undecided.length > 0 ? { notDecided: undecided } : {}) });
+        run.onProgress?.(results.length, items.length);
+      });
+    }
+  } finally {
+    await settled;
+  }
+  return results;
+}
+
+/** The steps a worker named, judged again here and decided with the CAS; their scores and notes replace the worker's. */
+async function decideCasSteps(run: Run, chunk: readonly ScoreItem[], judgedItems: readonly JudgedItem[]): Promise<NotDecided[][]> {
+  if (judgedItems.every((item) => item.casSteps.length === 0)) return chunk.map(() => []);
+  const judged: JudgedClaim[][][] = judgedItems.map((item, i) => {
+    const steps: JudgedClaim[][] = item.scores.map(() => []);
+    for (const s of item.casSteps) steps[s] = judgeStep(chunk[i]?.steps[s] ?? '');
+    return steps;
+  });
+  const notDecided = await resolveWithCas(run.cas as CasService, judged, run.signal);
+  judgedItems.forEach((item, i) => {
+    for (const s of item.casSteps) {
+      const outcome = stepOutcome(judged[i]?.[s] ?? [], run.scores);
+      item.scores[s] = outcome.score;
+      item.notes[s] = outcome.note;
+    }
+  });
+  return notDecided;
+}
+
+function lineSpan(chunk: readonly ScoreItem[]): string {
+  const first = chunk[0]?.line;
+  const last = chunk[chunk.length - 1]?.line;
+  return first === last ? `line ${first}` : `lines ${first}–${last}`;
+}
+
+/** A checker worker failed on a chunk of rollouts; `line` is the first one's (the analysis names its file). */
+export class CheckerWorkerError extends Error {
+  override readonly name = 'CheckerWorkerError';
+
+  constructor(readonly line: number | null, message: string) {
+    super(message);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  * arithmetic is only part of what was meant: a variable or unit glued to a number, a word that acts
  * as an operator ("twice", "of", "more than"), a ratio or clock time, an unfinished operator.
  */
-import { EXPRESSION_KINDS, neighbour, type Token } from './tokens';
+import { EXPRESSION_KINDS, isSpaceCode, neighbour, type Token } from './tokens';
 
 /** One arithmetic claim to verify. */
 export interface Claim {
@@ -60,27 +60,40 @@ function isColon(t: Token | undefined): boolean {
 /** All claims around `=` and `≈` tokens of a tokenized plain text. */
 export function findTextClaims(tokens: readonly Token[], source: string): Claim[] {
   const claims: Claim[] = [];
-  tokens.forEach((t, k) => {
-    if (t.kind !== 'eq' && t.kind !== 'approx') return;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
+    if (t.kind !== 'eq' && t.kind !== 'approx') continue;
     const left = walk(tokens, k, -1);
+    if (!isValidLeft(left)) continue;
     const right = walk(tokens, k, 1);
-    if (!isValidLeft(left) || !isValidRight(right)) return;
+    if (!isValidRight(right)) continue;
     const lhs = stripUnmatched(left.tokens, 'lparen');
     const rhs = stripUnmatched(right.tokens, 'rparen');
-    if (!lhs || !rhs) return;
+    if (!lhs || !rhs) continue;
     const first = lhs[0];
     const last = rhs[rhs.length - 1];
-    if (!first || !last) return;
+    if (!first || !last) continue;
     claims.push({
       lhs,
       rhs,
       relation: t.kind === 'eq' ? 'eq' : 'approx',
       origin: 'text',
-      text: source.slice(first.start, last.end).replace(/\s+/g, ' '),
+      text: foldSpaces(source.slice(first.start, last.end)),
       rhsTrailingBang: last.kind === 'bang',
     });
-  });
+  }
   return claims;
+}
+
+/** Every run of whitespace as one space (`/\s+/g` → ' '), without a replacement when there is none to fold. */
+function foldSpaces(text: string): string {
+  let previous = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code === 32 && previous === 32) || (code !== 32 && isSpaceCode(code))) return text.replace(/\s+/g, ' ');
+    previous = code;
+  }
+  return text;
 }
 
 /**
@@ -88,17 +101,19 @@ export function findTextClaims(tokens: readonly Token[], source: string): Claim[
  * operator sits right at it (`16 -⏎ 3`), so a number ending one line never joins the next line's sum.
  */
 function walk(tokens: readonly Token[], from: number, step: 1 | -1): Side {
-  const taken: Token[] = [];
   let k = from + step;
   for (; k >= 0 && k < tokens.length; k += step) {
-    const t = tokens[k];
-    if (!t || !EXPRESSION_KINDS.has(t.kind)) break;
+    const t = tokens[k] as Token;
+    if (!EXPRESSION_KINDS.has(t.kind)) break;
     if (t.kind === 'space' && t.hasNewline && !operatorAtBreak(tokens, k)) break;
-    taken.push(t);
   }
-  const ordered = step === 1 ? taken : taken.reverse();
-  const separated = (step === 1 ? ordered[ordered.length - 1] : ordered[0])?.kind === 'space';
-  return { tokens: trimSpaces(ordered), stopper: tokens[k], separated };
+  // The side is tokens[a, b): what the walk passed over, in text order.
+  let a = step === 1 ? from + 1 : k + 1;
+  let b = step === 1 ? k : from;
+  const separated = b > a && tokens[step === 1 ? b - 1 : a]?.kind === 'space';
+  while (a < b && tokens[a]?.kind === 'space') a++;
+  while (b > a && tokens[b - 1]?.kind === 'space') b--;
+  return { tokens: tokens.slice(a, b), stopper: tokens[k], separated };
 }
 
 function operatorAtBreak(tokens: readonly Token[], at: number): boolean {

@@ -15,7 +15,9 @@ const WORD_CHAR = /^[\p{L}_'\u2019]$/u;
 export function relationWindows(text: string): { start: number; end: number }[] {
   const windows: { start: number; end: number }[] = [];
   let doneTo = 0;
-  for (let r = nextRelation(text, 0); r < text.length; r = nextRelation(text, r + 1)) {
+  // Most texts hold no `≈`, `≃` or `≅`: their relations are found by `indexOf('=')` alone.
+  const next = text.includes('\u2248') || text.includes('\u2243') || text.includes('\u2245') ? nextRelation : nextEquals;
+  for (let r = next(text, 0); r < text.length; r = next(text, r + 1)) {
     if (r < doneTo) continue;
     const start = strongWordBefore(text, r);
     const end = strongWordAfter(text, r);
@@ -28,6 +30,11 @@ export function relationWindows(text: string): { start: number; end: number }[] 
 }
 
 const RELATION = /[=\u2248\u2243\u2245]/g;
+
+function nextEquals(text: string, from: number): number {
+  const at = text.indexOf('=', from);
+  return at < 0 ? text.length : at;
+}
 
 function nextRelation(text: string, from: number): number {
   RELATION.lastIndex = from;

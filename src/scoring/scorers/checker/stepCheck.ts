@@ -37,10 +37,38 @@ export function findClaims(step: string): Claim[] {
     plain += `${rest.slice(from, span.start)}\n\n`;
     from = span.end;
   }
-  plain = `${plain}${rest.slice(from)}`.replace(LIST_MARKER, '$1');
+  plain = `${plain}${rest.slice(from)}`;
+  if (mayHoldListMarker(plain)) plain = plain.replace(LIST_MARKER, '$1');
   if (plain.includes('\\$')) plain = plain.replace(/\\\$/g, '$');
-  for (const window of relationWindows(plain)) claims.push(...findTextClaims(tokenizeRange(plain, window.start, window.end), plain));
+  for (const window of relationWindows(plain)) {
+    for (const claim of findTextClaims(tokenizeRange(plain, window.start, window.end), plain)) claims.push(claim);
+  }
   return claims;
+}
+
+/**
+ * Whether some line of `text` may start with a list marker (a cheap look at each line start, so
+ * that the replacement runs only where it can change something). A line starting after `\r`,
+ * U+2028 or U+2029 is left to the expression itself.
+ */
+function mayHoldListMarker(text: string): boolean {
+  if (text.includes('\r') || text.includes('\u2028') || text.includes('\u2029')) return true;
+  for (let at = 0; at >= 0; ) {
+    let i = at;
+    let code = text.charCodeAt(i);
+    while (code === 32 || code === 9) code = text.charCodeAt(++i);
+    let digits = 0;
+    while (code >= 48 && code <= 57) {
+      digits++;
+      code = text.charCodeAt(++i);
+    }
+    const marker = digits > 0 ? digits <= 3 && (code === 46 || code === 41) : code === 45 || code === 42 || code === 0x2022 || code === 43;
+    const after = text.charCodeAt(i + 1);
+    if (marker && (after === 32 || after === 9)) return true;
+    const lineEnd = text.indexOf('\n', at);
+    at = lineEnd < 0 ? -1 : lineEnd + 1;
+  }
+  return false;
 }
 
 function mathClaims(content: string): Claim[] {
@@ -77,15 +105,23 @@ export function judgeStep(step: string): JudgedClaim[] {
     // Math nested deeper than the stack (`{{{…}}}`): nothing in it is checked.
     return [];
   }
-  return claims.map((claim) => ({ claim, verdict: judgeSafely(claim) }));
+  const judged = new Array<JudgedClaim>(claims.length);
+  for (let k = 0; k < claims.length; k++) {
+    const claim = claims[k] as Claim;
+    judged[k] = { claim, verdict: judgeSafely(claim) };
+  }
+  return judged;
 }
+
+/** The verdict of every claim that holds: one shared value (verdicts are replaced, never changed). */
+const HOLDS: Verdict = Object.freeze({ status: 'holds' });
 
 /**
  * A claim too large or too deeply nested for the exact evaluator (a 4,000-digit number, ten
  * thousand nested brackets) is left unchecked: it must never fail the analysis of its file.
  */
 function judgeSafely(claim: Claim): Verdict {
-  if (quicklyHolds(claim)) return { status: 'holds' };
+  if (quicklyHolds(claim)) return HOLDS;
   try {
     return judge(claim);
   } catch (error) {
@@ -113,12 +149,13 @@ export interface StepOutcome {
 /** Fold a step's verdicts into its score; a claim still waiting for the CAS counts as unchecked. */
 export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores): StepOutcome {
   const falseNotes: string[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | null = null;
   const held: string[] = [];
   for (const { claim, verdict } of judged) {
     if (verdict.status === 'holds' && !held.includes(claim.text)) held.push(claim.text);
     if (verdict.status !== 'false') continue;
     const key = `${verdict.actual}|${verdict.stated}`;
+    seen ??= new Set<string>();
     if (seen.has(key)) continue;
     seen.add(key);
     falseNotes.push(falseNote(claim, verdict));
@@ -129,7 +166,9 @@ export function stepOutcome(judged: readonly JudgedClaim[], scores: StepScores):
 
 /** `checked: 4 \times 12 = 48; 48 - 30 = 18` (a few, then how many more); null when nothing held. */
 function checkedNote(held: readonly string[]): string | null {
-  return held.length === 0 ? null : `checked: ${cappedList(held)}`;
+  if (held.length === 0) return null;
+  // One claim (most steps) is its own list.
+  return held.length === 1 ? `checked: ${held[0]}` : `checked: ${cappedList(held)}`;
 }
 
 function falseNote(claim: Claim, verdict: { actual: string; stated: string }): string {

@@ -67,8 +67,22 @@ export function tokenizeRange(text: string, start: number, end: number): Token[]
   return rewriteWordOperators(tokens);
 }
 
+/**
+ * Every token has the same fields in the same order (`hasNewline` is undefined but for spaces, and
+ * so absent from its JSON), so that the code reading tokens sees one shape.
+ */
+class ReadToken implements Token {
+  constructor(
+    readonly kind: TokenKind,
+    readonly text: string,
+    readonly start: number,
+    readonly end: number,
+    readonly hasNewline: boolean | undefined,
+  ) {}
+}
+
 function make(text: string, i: number, kind: TokenKind, length: number, normal?: string): Token {
-  return { kind, text: normal ?? text.slice(i, i + length), start: i, end: i + length };
+  return new ReadToken(kind, normal ?? text.slice(i, i + length), i, i + length, undefined);
 }
 
 function readToken(text: string, i: number, numbers: NumberReader): Token {
@@ -124,7 +138,7 @@ function isMoney(text: string, i: number): boolean {
 }
 
 /** Exactly the characters of `\s` (ECMAScript WhiteSpace and LineTerminator); NaN (past the end) is not. */
-function isSpaceCode(code: number): boolean {
+export function isSpaceCode(code: number): boolean {
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
   return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
     || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
@@ -203,7 +217,7 @@ function readSpace(text: string, i: number): Token {
     end++;
   }
   const kind: TokenKind = newlines >= 2 ? 'break' : 'space';
-  return { kind, text: text.slice(i, end), start: i, end, hasNewline: newlines > 0 };
+  return new ReadToken(kind, text.slice(i, end), i, end, newlines > 0);
 }
 
 function readSuperscript(text: string, i: number): Token {
@@ -213,7 +227,7 @@ function readSuperscript(text: string, i: number): Token {
     digits += String(SUPERSCRIPTS.indexOf(text[end] ?? ''));
     end++;
   }
-  return { kind: 'sup', text: digits, start: i, end };
+  return new ReadToken('sup', digits, i, end, undefined);
 }
 
 /** The nearest non-space token before or after index `at`, with its index. */
@@ -233,15 +247,18 @@ const OPERAND_START: ReadonlySet<TokenKind> = new Set<TokenKind>(['num', 'lparen
  * and `of` a word, which keeps `2x + 3 = 7` out of the checker's way.
  */
 function rewriteWordOperators(tokens: Token[]): Token[] {
-  return tokens.map((t, k) => {
-    if (t.kind !== 'word' || (t.text !== 'x' && t.text !== 'X' && t.text !== 'of')) return t;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
+    if (t.kind !== 'word' || (t.text !== 'x' && t.text !== 'X' && t.text !== 'of')) continue;
     const before = neighbour(tokens, k, -1);
     const after = neighbour(tokens, k, 1);
-    if (!before || !after || !OPERAND_START.has(after.kind)) return t;
+    if (!before || !after || !OPERAND_START.has(after.kind)) continue;
     const isTimes = (t.text === 'x' || t.text === 'X') && OPERAND_END.has(before.kind) && before.kind !== 'percent';
     const isOf = t.text === 'of' && (before.kind === 'percent' || isSimpleFractionEnd(tokens, k));
-    return isTimes || isOf ? { ...t, kind: 'op', text: '*' } : t;
-  });
+    // In place: a word rewritten here is followed by an operand, so it is never what a later word is decided by.
+    if (isTimes || isOf) tokens[k] = { ...t, kind: 'op', text: '*' };
+  }
+  return tokens;
 }
 
 function isSimpleFractionEnd(tokens: readonly Token[], wordAt: number): boolean {
