@@ -95,6 +95,13 @@ export const EXPLORER_STATE_VERSION = 1;
 export const isExplorerState = savedState(EXPLORER_STATE_VERSION, { source: isString, query: isUnknown });
 export type ExplorerState = Guarded<typeof isExplorerState>;
 
+/** Version of the Compare view's saved state; another version is ignored. */
+export const COMPARE_STATE_VERSION = 1;
+
+/** What the Compare view remembers across reloads: the two files it compares (compared again on restore). */
+export const isCompareState = savedState(COMPARE_STATE_VERSION, { a: isString, b: isString });
+export type CompareState = Guarded<typeof isCompareState>;
+
 /* ---- host ↔ compare webview ---- */
 
 export interface CompareSubject {

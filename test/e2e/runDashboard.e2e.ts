@@ -159,4 +159,24 @@ describe('the Run Dashboard', () => {
     // The remaining run takes the first colour.
     expect(await points(frame, 'accuracy', 0)).toBe(8);
   });
+
+  test('the sidebar lists the open run and its steps; a step opens its file', async () => {
+    const page = workbench.page;
+    await page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
+    const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Rollouts' }) }).first();
+    const rowTexts = (): Promise<string[]> => tree.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => [
+      r.querySelector('.label-name')?.textContent ?? '', r.querySelector('.label-description')?.textContent ?? '',
+    ].join(' ').trim()));
+    const run = tree.locator('.monaco-list-row', { hasText: 'candidate' }).first();
+    await run.waitFor({ timeout: 30_000 });
+    expect((await rowTexts()).find((t) => t.startsWith('candidate'))).toMatch(/^candidate 8 steps · accuracy \d+\.\d% → \d+\.\d%( · ⚠ \d+)?$/);
+    // The removed run is gone from the sidebar too.
+    expect((await rowTexts()).some((t) => t.startsWith('baseline'))).toBe(false);
+    await run.click();
+    await expect.poll(rowTexts).toContainEqual(expect.stringMatching(/^step 20 [\d,]+ rollouts · accuracy \d+\.\d%/));
+    expect((await rowTexts()).filter((t) => t.startsWith('step '))).toHaveLength(8);
+    await workbench.screenshot('run-07-sidebar');
+    await tree.locator('.monaco-list-row', { hasText: 'step 20' }).first().click();
+    await page.locator('.tab.active[aria-label*="20.jsonl"]').waitFor({ timeout: 30_000 });
+  });
 });

@@ -4,7 +4,7 @@
  * rollouts side by side (answer, H, step scores, consistency, decision, suspected false positive).
  * A rollout row opens it in its file. Every text is set as text.
  */
-import { isHostToCompare, type CompareSubject, type CompareToHost, type HostToCompare } from '../../src/protocol/explorer';
+import { COMPARE_STATE_VERSION, isCompareState, isHostToCompare, type CompareState, type CompareSubject, type CompareToHost, type HostToCompare } from '../../src/protocol/explorer';
 import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { ExplorerRow } from '../../src/core/explore/explorerTable';
 import type { PromptSides } from '../../src/core/compare/promptSides';
@@ -15,7 +15,7 @@ import { reasonFamily } from '../../src/core/presentation/reasonWords';
 import { h, replaceChildren } from '../dom';
 import { HostChannel } from '../hostChannel';
 
-const channel = new HostChannel<HostToCompare, CompareToHost>(isHostToCompare);
+const channel = new HostChannel<HostToCompare, CompareToHost, CompareState>(isHostToCompare, isCompareState);
 const root = document.getElementById('app') as HTMLElement;
 /** Prompts listed at most; the rest are counted. */
 const LISTED_PROMPTS = 2000;
@@ -125,6 +125,8 @@ function show(message: HostToCompare): void {
   switch (message.type) {
     case 'comparison':
       subject = message.subject;
+      // After a reload the host compares the same two files again.
+      channel.saveState({ version: COMPARE_STATE_VERSION, a: subject.a, b: subject.b });
       replaceChildren(sidesHolder, []);
       replaceChildren(root, [
         h('div', { className: 'view-header', children: [h('h1', { text: `Compare · ${subject.labelA} ↔ ${subject.labelB}` })] }),

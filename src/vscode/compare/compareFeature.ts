@@ -10,7 +10,8 @@ import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import { showError, showInfo } from '../notify';
 import { revealRollout } from '../panel/panelFeature';
-import { createPanel } from '../webviewPanel';
+import { createPanel, restorePanels } from '../webviewPanel';
+import { isCompareState } from '../../protocol/explorer';
 import { analysedFileInView } from '../explorer/explorerFeature';
 import { COMPARE_PANEL, ComparePanel } from './comparePanel';
 import { errorText } from '../../core/errorText';
@@ -61,32 +62,45 @@ function analysed(store: CompareFeatureDeps['store'], uri: vscode.Uri): Promise<
 /** Registers the command; dispose the result to remove it and close the view. */
 export function createCompareFeature(deps: CompareFeatureDeps): vscode.Disposable {
   let view: ComparePanel | null = null;
+  const adopt = (panel: vscode.WebviewPanel): ComparePanel => {
+    const created = new ComparePanel(panel, { ...deps, reveal: (source, id) => revealRollout(deps.store, source, id) });
+    created.onDidDispose(() => {
+      if (view === created) view = null;
+    });
+    view = created;
+    return created;
+  };
+  /** Both sides analysed (from disk when not open), compared in the worker, shown in `target` or a new view. */
+  const show = async (a: vscode.Uri, b: vscode.Uri, target?: ComparePanel): Promise<void> => {
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `PROF Lens: comparing ${basename(a.path)} with ${basename(b.path)}` }, async () => {
+        await Promise.all([analysed(deps.store, a), analysed(deps.store, b)]);
+        const answer = await deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
+        const shown = target ?? view ?? adopt(createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));
+        shown.show({ a: a.toString(), b: b.toString(), labelA: basename(a.path), labelB: basename(b.path), comparison: answer.comparison });
+      });
+    } catch (error) {
+      const text = `cannot compare: ${errorText(error)}`;
+      if (target) target.notice(`PROF Lens ${text}`);
+      void showError(`PROF Lens: ${text}`);
+    }
+  };
   const compare = async (arg: unknown): Promise<void> => {
     const a = arg instanceof vscode.Uri ? arg : analysedFileInView(deps.store);
     if (!a) return void showInfo('Open an analysed rollout file first: it is side a of the comparison.');
     const b = await pickOther(deps.store, a);
     if (!b) return;
     if (b.toString() === a.toString()) return void showInfo('Pick another file than the one compared.');
-    try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `PROF Lens: comparing ${basename(a.path)} with ${basename(b.path)}` }, async () => {
-        await Promise.all([analysed(deps.store, a), analysed(deps.store, b)]);
-        const answer = await deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
-        if (!view) {
-          const panel = createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
-          const created = new ComparePanel(panel, { ...deps, reveal: (source, id) => revealRollout(deps.store, source, id) });
-          created.onDidDispose(() => {
-            if (view === created) view = null;
-          });
-          view = created;
-        }
-        view.show({ a: a.toString(), b: b.toString(), labelA: basename(a.path), labelB: basename(b.path), comparison: answer.comparison });
-      });
-    } catch (error) {
-      void showError(`PROF Lens: cannot compare: ${errorText(error)}`);
-    }
+    await show(a, b);
   };
   return vscode.Disposable.from(
     vscode.commands.registerCommand(commandIds.compareWith, compare),
+    // After a reload the view compares the same two files again (its comparison is not saved, only their names).
+    restorePanels(COMPARE_PANEL, isCompareState, (panel, state) => {
+      const restored = adopt(panel);
+      panel.title = `Compare · ${basename(vscode.Uri.parse(state.a).path)} ↔ ${basename(vscode.Uri.parse(state.b).path)}`;
+      void show(vscode.Uri.parse(state.a), vscode.Uri.parse(state.b), restored);
+    }),
     { dispose: () => view?.dispose() },
   );
 }

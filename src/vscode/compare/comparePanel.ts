@@ -10,7 +10,7 @@ import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { errorText } from '../../core/errorText';
 
-/** The Compare view (not restored after a reload: its comparison is not saved). */
+/** The Compare view (restored after a reload by comparing the two files it names again). */
 export const COMPARE_PANEL: PanelDeclaration<CompareToHost> = {
   viewType: 'profLens.comparePanel',
   title: 'Compare',
