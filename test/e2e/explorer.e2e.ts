@@ -153,6 +153,17 @@ describe('the Rollout Explorer and Compare', () => {
     await workbench.screenshot('explorer-05-compare');
   });
 
+  test('the Compare view comes back after a reload, comparing the same two files again', async () => {
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await workbench.page.locator('.tab', { hasText: 'Compare ·' }).first().click();
+    const compare = await panelFrame(workbench.page, /Compare · rollouts\.jsonl ↔ later\.jsonl/, 60_000);
+    await expect.poll(() => compare.locator('tr.prompt').count(), { timeout: 60_000 }).toBe(2);
+    expect(await compare.locator('.totals').innerText()).toContain('1 fell · 1 rose · 0 unchanged');
+    expect(await compare.locator('tr.prompt').nth(0).innerText()).toContain('−83.3 pts');
+    await workbench.screenshot('explorer-05b-compare-restored');
+  });
+
   test('Explore this step from the Run Dashboard opens the step\'s suspected false positives', async () => {
     await workbench.runCommand('PROF Lens: Open Training Run…');
     await workbench.acceptFileDialog('Open Training Run', join(workbench.server.workspace, 'runs', 'grpo'), 'Open Training Run');
