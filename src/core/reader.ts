@@ -157,14 +157,18 @@ export function readText(text: string, fileName = ''): ReadResult {
   return readLines(splitLines(text));
 }
 
-/** Records and diagnostics of JSONL lines (a whole text's, or one streamed batch's). */
-export function readLines(lines: Iterable<TextLine>): ReadResult {
+/**
+ * Records and diagnostics of JSONL lines (a whole text's, or one streamed batch's); `onRecordLine`
+ * sees each line that gave a record (the editor's worker indexes them).
+ */
+export function readLines<L extends TextLine>(lines: Iterable<L>, onRecordLine?: (line: L) => void): ReadResult {
   const records: SourceRecord[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const line of lines) {
     const result = readLine(line);
     if (result.kind === 'record') {
       records.push(result.record);
+      onRecordLine?.(line);
       if (result.diagnostic) diagnostics.push(result.diagnostic);
     } else if (result.kind === 'bad') diagnostics.push(result.diagnostic);
   }

@@ -7,10 +7,9 @@
  * when the Rollout View or a panel asks for them.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { Diagnostic, SourceRecord } from '../../core/model';
 import type { FileAnalysis } from '../../core/fileAnalysis';
 import { prepareRecord } from '../../core/prepareRollout';
-import { readLine, readText } from '../../core/reader';
+import { readLine, readLines, readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/profSettings';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import type { PromptReading } from '../../core/transcript/promptReading';
@@ -104,7 +103,7 @@ async function analyseInput(path: string, input: InputFile, options: PathAnalyse
     for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
       for (let i = 0; i < lines.length; i += SLICE) {
         options.signal?.throwIfAborted();
-        const read = readRecords(lines.slice(i, i + SLICE), index);
+        const read = readLines(lines.slice(i, i + SLICE), index ? (line) => index.add(line) : undefined);
         begun.push(analyzer.begin(read.records, read.diagnostics));
         while (begun.length >= depth) await analyzer.commit(begun.shift() as BegunBatch);
       }
@@ -142,20 +141,6 @@ export function readDocument(input: InputFile, onChunk?: (bytes: Uint8Array) => 
 
 /** V8's longest string, in bytes of one-byte text: a larger document cannot be read as one. */
 const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024 - 24;
-
-function readRecords(lines: readonly FileLine[], index: LineIndex | null): { records: SourceRecord[]; diagnostics: Diagnostic[] } {
-  const records: SourceRecord[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const line of lines) {
-    const result = readLine(line);
-    if (result.kind === 'record') {
-      records.push(result.record);
-      index?.add(line);
-      if (result.diagnostic) diagnostics.push(result.diagnostic);
-    } else if (result.kind === 'bad') diagnostics.push(result.diagnostic);
-  }
-  return { records, diagnostics };
-}
 
 type Prepared = ReturnType<typeof prepareRecord>['rollouts'];
 
