@@ -101,6 +101,8 @@ export class ExplorerPanel implements vscode.Disposable {
       this.post({ type: 'notice', text: analysis ? `Analysing ${fileLabel}…` : `${fileLabel} is not analysed: open it in the editor first.` });
       return;
     }
+    // Before the webview's `ready` a message is lost: the subject (and its query) goes when it says ready.
+    if (!this.view.isReady) return;
     this.post({ type: 'subject', subject: { source: source.toString(), fileLabel, rolloutCount: analysis.summary.rolloutCount, query } });
     // A drill-down's query is sent once; after that the webview's saved query is the one shown.
     this.target = { source, query: null };
