@@ -78,6 +78,13 @@ export class Workbench {
   /** Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`. */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
+    // With a webview focused, the palette's close hands the focus back to the webview a moment
+    // later, and that can close the quick pick the command has just opened: start from the
+    // workbench's own window instead.
+    await this.page.evaluate(() => {
+      const active = document.activeElement as HTMLElement | null;
+      if (active?.tagName === 'IFRAME') active.blur();
+    });
     await this.page.keyboard.press('F1');
     // A webview that has just taken focus can swallow the key; the workbench's own window then
     // gets it once the focus is out of the frame.
