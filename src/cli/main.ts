@@ -1,4 +1,5 @@
 /** The `prof-lens` command: dispatch to a command, map errors to exit codes. */
+import { commandHelp } from './commandHelp';
 import { HELP } from './help';
 import { CasClient } from '../scoring/cas/casClient';
 import { removeTemporaryFiles } from '../scoring/output/outputFiles';
@@ -35,7 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(HELP);
+    io.stdout(commandHelp(name));
     return 0;
   }
   // Every message on stderr quotes only what a terminal shows as text (file names, keys and server

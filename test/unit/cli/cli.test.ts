@@ -98,6 +98,19 @@ describe('prof-lens report', () => {
     for (const c of ['report', 'filter', 'score', 'grade', '--m N', '--remove N', '--penalty', 'Exit codes']) expect(out).toContain(c);
   });
 
+  it('<command> --help shows that command\'s usage, not every command\'s', async () => {
+    const audit = await cli(['audit', '--help']);
+    expect(audit.code).toBe(0);
+    expect(audit.out).toContain('prof-lens audit <dump> (--critic <url> | --labels FILE)');
+    expect(audit.out).toContain('--m N');
+    expect(audit.out).not.toContain('prof-lens trend <run>');
+    const grade = await cli(['grade', '-h']);
+    expect(grade.out).toContain('prof-lens grade <cases.jsonl>');
+    expect(grade.out).not.toContain('--m N');
+    expect(grade.out).toContain('Exit codes');
+    expect((await cli(['filter', '--help'])).out).toContain('prof-lens filter examples/gsm-rollouts.jsonl -o kept.jsonl');
+  });
+
   it('reads the real GSM8K solutions file with file outcomes', async () => {
     const { code, out } = await cli(['report', join(DATA, 'gsm8k_openai_example_model_solutions_first120.jsonl'), '--json']);
     expect(code).toBe(0);
