@@ -1,9 +1,10 @@
 /** The `prof-lens` command: dispatch to a command, map errors to exit codes. */
 import { commandHelp } from './commandHelp';
+import { writeStdout } from './stdout';
 import { HELP } from './help';
 import { CasClient } from '../scoring/cas/casClient';
 import { removeTemporaryFiles } from '../scoring/output/outputFiles';
-import { EXIT_OK, EXIT_USAGE, type CliIo, type Command } from './io';
+import { EXIT_USAGE, type CliIo, type Command } from './io';
 import { terminalText } from './terminalText';
 import { capText } from '../core/presentation/capText';
 
@@ -81,7 +82,7 @@ export function main(): void {
   // Looked at when first needed: looking at `process.stderr` or `process.stdin` makes the stream,
   // which a command that never writes to it or asks does without (a few milliseconds of its start).
   const io: CliIo = {
-    stdout: (t) => process.stdout.write(t),
+    stdout: writeStdout,
     stderr: (t) => process.stderr.write(t),
     get isStderrTty() {
       return Boolean(process.stderr.isTTY);
@@ -91,11 +92,6 @@ export function main(): void {
       return process.stdin.isTTY ? askOnTerminal : undefined;
     },
   };
-  // `prof-lens … | head`: the reader left, which is not an error; stop quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(EXIT_OK);
-    fail(error);
-  });
   // Whatever escapes a command (a stream's error event, a rejection nobody awaited) is a message too.
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);

@@ -178,6 +178,23 @@ describe('errors are messages, never stack traces', () => {
       expect(result.status).toBe(0);
     });
 
+    it('output into a full pipe another program made non-blocking: every line arrives, exit 0', () => {
+      const cases = join(dir, 'cases-for-a-slow-reader.jsonl');
+      writeFileSync(cases, '{"pred": "1", "gold": "1"}\n'.repeat(6_000));
+      // A Node child gets its stdout blocking (libuv makes inherited stdio so), but the descriptor is
+      // shared: the parent opening its own piped stdout afterwards makes it non-blocking for both.
+      // The reader waits until the output (90 KB, more than a pipe holds) is written: a write answers EAGAIN.
+      const parent = join(dir, 'parent.js');
+      writeFileSync(parent, `const child = require('node:child_process').spawn(process.execPath, ${JSON.stringify([join(ROOT, 'dist/cli.js'), 'grade', cases])}, { stdio: 'inherit' });
+child.on('spawn', () => process.stdout.write(''));
+child.on('exit', (code) => { process.exitCode = code; });`);
+      const out = join(dir, 'slow-reader.txt');
+      const result = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${parent}" | (sleep 2; cat) > "${out}"`], { encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe('{"equal":true}\n'.repeat(6_000));
+    });
+
     it('PROF_LENS_DEBUG=1 shows the stack for a bug report', () => {
       const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'report', EXAMPLE, '--model', notAModel], { encoding: 'utf8', env: { ...process.env, PROF_LENS_DEBUG: '1' } });
       expect(result.status).toBe(2);
