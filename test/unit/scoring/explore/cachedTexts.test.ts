@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { analyseWithModel } from '../../../../src/scoring/analysis/modelAnalysis';
 import { ModelScorers } from '../../../../src/scoring/scorers/modelScorers';
 import { openExplorer, type ExplorerSession } from '../../../../src/scoring/explore/explorerSession';
-import { TextBudget } from '../../../../src/scoring/explore/cachedTexts';
+import { processTextBudget, TextBudget } from '../../../../src/scoring/explore/cachedTexts';
+import { ExplorerRequests } from '../../../../src/scoring/explore/explorerRequests';
+import type { KeptAnalysis } from '../../../../src/scoring/analysis/rolloutDetails';
 import type { TextQuery } from '../../../../src/core/explore/explorerQuery';
 
 const ROOT = join(__dirname, '../../../..');
@@ -121,5 +123,24 @@ describe('texts kept from disk', () => {
     expect(kept.complete).toBe(true);
     const [first] = await session.engine.highlights([997], search.filter.search);
     expect(first!.response).toEqual([[0, 'needle 997 😀'.length]]);
+  });
+
+  it('a file\'s kept texts give their bytes back to the process when its analysis is replaced or dropped', async () => {
+    const { fromDisk, path } = await analyse(unicode, 'forget.jsonl');
+    const keptOf = (): KeptAnalysis => ({ analysis: fromDisk.analysis, disk: { path, lines: fromDisk.lines! } });
+    const analyses = new Map<string, KeptAnalysis>([['doc', keptOf()]]);
+    const requests = new ExplorerRequests((key) => analyses.get(key));
+    const before = processTextBudget.inUse;
+    const call = { method: 'query' as const, query: { version: 1, filter: { search: { text: 'sympy', mode: 'plain' } }, sort: null }, offset: 0, limit: 10 };
+    const first = await requests.answer('doc', call, new AbortController().signal);
+    const held = processTextBudget.inUse - before;
+    expect(held).toBeGreaterThan(0);
+    // A new analysis of the file: the old explorer's texts go, the new one keeps its own on its first search.
+    analyses.set('doc', keptOf());
+    const again = await requests.answer('doc', call, new AbortController().signal);
+    expect(again).toEqual(first);
+    expect(processTextBudget.inUse - before).toBe(held);
+    requests.forget('doc');
+    expect(processTextBudget.inUse).toBe(before);
   });
 });
