@@ -77,23 +77,31 @@ function* spans(index: LineIndex, places: RolloutPlaces, rows: readonly number[]
   if (run.length > 0) yield run;
 }
 
+/** Texts read back from a file, from any rollout on (what a cache of them fills itself from). */
+export interface DiskTextSource extends RolloutTextSource {
+  /** The texts of rollouts `first` … the last, in file order, a chunk at a time. */
+  chunksFrom(first: number, signal?: AbortSignal): AsyncIterable<TextChunk>;
+}
+
 /** The texts of an analysis's rollouts, read back from its JSONL file through `index`. */
-export function diskTexts(path: string, index: LineIndex, places: RolloutPlaces, fields: Fields): RolloutTextSource {
-  const all = (): number[] => Array.from({ length: places.count }, (_, row) => row);
-  return {
-    async *chunks(signal) {
-      const handle = await open(path, 'r');
-      try {
-        for (const rows of spans(index, places, all())) {
-          signal?.throwIfAborted();
-          const texts = await readSpan(handle, index, places, rows, fields);
-          const chunk: TextChunk = { rows, texts };
-          yield chunk;
-        }
-      } finally {
-        await handle.close();
+export function diskTexts(path: string, index: LineIndex, places: RolloutPlaces, fields: Fields): DiskTextSource {
+  const from = (first: number): number[] => Array.from({ length: Math.max(0, places.count - first) }, (_, i) => first + i);
+  async function* chunksFrom(first: number, signal?: AbortSignal): AsyncGenerator<TextChunk> {
+    const handle = await open(path, 'r');
+    try {
+      for (const rows of spans(index, places, from(first))) {
+        signal?.throwIfAborted();
+        const texts = await readSpan(handle, index, places, rows, fields);
+        const chunk: TextChunk = { rows, texts };
+        yield chunk;
       }
-    },
+    } finally {
+      await handle.close();
+    }
+  }
+  return {
+    chunks: (signal) => chunksFrom(0, signal),
+    chunksFrom,
     async read(rows, signal) {
       const handle = await open(path, 'r');
       try {

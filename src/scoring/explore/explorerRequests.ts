@@ -64,6 +64,7 @@ export class ExplorerRequests {
 
   /** A document's analysis was dropped or replaced. */
   forget(documentKey: string): void {
+    this.sessions.get(documentKey)?.explorer.close();
     this.sessions.delete(documentKey);
   }
 
@@ -77,6 +78,7 @@ export class ExplorerRequests {
     const kept = this.kept(documentKey);
     const known = this.sessions.get(documentKey);
     if (known && known.kept === kept) return known;
+    known?.explorer.close();
     const session = { kept, explorer: openExplorer(kept) };
     this.sessions.set(documentKey, session);
     return session;

@@ -1,8 +1,8 @@
 /**
  * The Rollout Explorer where an analysis is kept (the editor's analysis worker, a command): its
  * table built once, its texts from wherever the analysis has them (in memory; read back from the
- * JSONL file by byte ranges; a JSON document read whole), and exports of a selection from the
- * file it read.
+ * JSONL file by byte ranges and kept, within the process's budget, for the searches after the
+ * first; a JSON document read whole), and exports of a selection from the file it read.
  */
 import type { FieldRole } from '../../core/profSettings';
 import { buildExplorerTable } from '../../core/explore/explorerTable';
@@ -10,6 +10,7 @@ import { ExplorerEngine } from '../../core/explore/explorerEngine';
 import { memoryTexts, type RolloutTextSource } from '../../core/explore/textSearch';
 import type { KeptAnalysis } from '../analysis/rolloutDetails';
 import { diskTexts, documentTexts } from './diskTexts';
+import { cachedTexts, processTextBudget, type CachedTextSource, type TextBudget } from './cachedTexts';
 import { exportSelection, type ExportedSelection } from './exportSelection';
 
 /** An explorer over one kept analysis. */
@@ -17,22 +18,34 @@ export interface ExplorerSession {
   engine: ExplorerEngine;
   /** Writes the selected rollouts' lines to `output` (atomic; never over the input). */
   exportSelection(ids: Iterable<number>, output: string): Promise<ExportedSelection>;
+  /** The texts kept from disk, when the analysis read its file from disk (null otherwise). */
+  readonly keptTexts: CachedTextSource | null;
+  /** The explorer is let go: its kept texts give their memory back. */
+  close(): void;
+}
+
+export interface ExplorerOptions {
+  /** What texts kept from disk draw from (default: the process's). */
+  textBudget?: TextBudget;
 }
 
 /**
  * The explorer of `kept`. `path`: the file the analysis read, when it read one from disk (its
  * texts and bytes are read back from there); absent for editor text, whose texts the analysis kept.
  */
-export function openExplorer(kept: KeptAnalysis, path?: string): ExplorerSession {
+export function openExplorer(kept: KeptAnalysis, path?: string, options: ExplorerOptions = {}): ExplorerSession {
   const table = buildExplorerTable(kept.analysis);
   const fields: Partial<Record<FieldRole, string>> = kept.analysis.settings.fields;
   const file = kept.disk?.path ?? path;
   let texts: RolloutTextSource;
-  if (kept.disk) texts = diskTexts(kept.disk.path, kept.disk.lines, table, fields);
+  let keptTexts: CachedTextSource | null = null;
+  if (kept.disk) texts = keptTexts = cachedTexts(diskTexts(kept.disk.path, kept.disk.lines, table, fields), table.count, options.textBudget ?? processTextBudget);
   else if (path && /\.json$/i.test(path)) texts = documentTexts(path, fields);
   else texts = memoryTexts(kept.analysis.rollouts);
   return {
     engine: new ExplorerEngine(table, texts),
+    keptTexts,
+    close: () => keptTexts?.release(),
     exportSelection(ids, output) {
       if (!file) return Promise.reject(new Error('this analysis is of the editor\'s text, not of a file on disk: the editor exports its selection from the document'));
       return exportSelection({ input: file, output, places: table, ids, fields });

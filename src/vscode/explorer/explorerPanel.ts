@@ -13,6 +13,7 @@ import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { errorText } from '../../core/errorText';
+import { SupersededQueries } from './supersededQueries';
 
 /** The Rollout Explorer panel. */
 export const EXPLORER_PANEL: PanelDeclaration<ExplorerToHost> = {
@@ -39,6 +40,7 @@ export interface ExplorerPanelDeps {
 
 export class ExplorerPanel implements vscode.Disposable {
   private readonly view: WebviewPanelHost<HostToExplorer, ExplorerToHost>;
+  private readonly inFlight = new SupersededQueries();
   readonly onDidDispose: vscode.Event<void>;
 
   constructor(
@@ -56,6 +58,7 @@ export class ExplorerPanel implements vscode.Disposable {
 
   /** Shows another file or query. */
   show(target: ExplorerTarget): void {
+    if (target.source.toString() !== this.target.source.toString()) this.inFlight.reset();
     this.target = target;
     this.panel.reveal(undefined, false);
     this.sendSubject();
@@ -63,10 +66,12 @@ export class ExplorerPanel implements vscode.Disposable {
 
   /** The analysis changed: the webview asks for its query again. */
   refresh(): void {
+    this.inFlight.reset();
     this.sendSubject();
   }
 
   dispose(): void {
+    this.inFlight.cancelAll();
     this.view.dispose();
   }
 
@@ -109,8 +114,10 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   private async query(query: unknown, offset: number, limit: number): Promise<QueryResult> {
+    const epoch = this.inFlight.now;
     try {
-      const answer = await this.deps.client.explore(this.target.source.toString(), { method: 'query', query, offset, limit });
+      const answer = await this.deps.client.explore(this.target.source.toString(), { method: 'query', query, offset, limit }, this.inFlight.signalFor(query));
+      this.inFlight.answered(epoch);
       this.panel.title = `Explorer · ${answer.title}`;
       return { status: 'answered', answer };
     } catch (error) {
