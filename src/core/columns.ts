@@ -27,6 +27,11 @@ export class Column<T extends Typed> {
     this.data[i] = value;
   }
 
+  /** The values as one typed array, read in place: valid until the next push. */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+
   private grow(): void {
     const next = new this.make(Math.ceil(this.data.length * 1.5) + 16);
     (next as Typed).set(this.data as never);

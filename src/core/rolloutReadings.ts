@@ -63,6 +63,16 @@ export class RolloutReadings {
     return this.outcomes.value(this.outcomeIds.get(row)).outcome;
   }
 
+  /** The outcome kinds of rows `from` on, each as its index in `kinds` (looked up once per distinct outcome). */
+  outcomeKindCodes(kinds: readonly string[], from: number): Uint8Array {
+    const byId = new Uint8Array(this.outcomes.size);
+    for (let id = 0; id < byId.length; id++) byId[id] = kinds.indexOf(this.outcomes.value(id).outcome.kind);
+    const ids = this.outcomeIds.view();
+    const codes = new Uint8Array(Math.max(0, ids.length - from));
+    for (let row = from; row < ids.length; row++) codes[row - from] = byId[ids[row] as number] as number;
+    return codes;
+  }
+
   outcomeField(row: number): string | null {
     return this.outcomes.value(this.outcomeIds.get(row)).field;
   }

@@ -23,16 +23,36 @@ export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format
   stepNotes: readonly (string | null)[];
 };
 
-const REASONS: readonly ReasonCode[] = [
+/** Decision reasons by number, as the table stores them. */
+export const REASONS: readonly ReasonCode[] = [
   'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
   'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
 ];
 const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
 
-const IS_SCORED = 1;
-const IS_DECIDED = 2;
-const IS_KEPT = 4;
-const IS_PENALISED = 8;
+/** A row's flags (`DecisionColumns.flags`). */
+export const IS_SCORED = 1;
+export const IS_DECIDED = 2;
+export const IS_KEPT = 4;
+export const IS_PENALISED = 8;
+
+/** See `RolloutTable.decisionColumns`. */
+export interface DecisionColumns {
+  groups: Int32Array;
+  flags: Uint8Array;
+  scoreStart: Int32Array;
+  scoreCount: Int32Array;
+  scores: Float64Array;
+  /** Outcome kinds of the rows from `kindBase` on (row `r` at `r - kindBase`). */
+  outcomeKinds: Uint8Array;
+  kindBase: number;
+  /** A decision's reason (a number of `REASONS`), H, score and consistency (NaN for none) and rank (-1 for none). */
+  reason: Uint8Array;
+  steps: Int32Array;
+  score: Float64Array;
+  consistency: Float64Array;
+  rank: Int32Array;
+}
 
 /** Steps, notes and scores of a rollout that has none: shared frozen lists. */
 const NO_STEPS = Object.freeze([]) as unknown as Step[];
@@ -259,6 +279,30 @@ export class RolloutTable {
     this.decisionRank.set(row, d.rank ?? -1);
     if (fp.rules.length > 0) this.falsePositives.set(row, fp);
     else this.falsePositives.delete(row);
+  }
+
+  /**
+   * PROF's decisions as columns read and written in place (valid until the next `add`): what they
+   * are computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
+   * unscored step) and outcome kind as an index of `kinds` (for rows `from` on) — and where they
+   * go (the flags are written too). False positives are set apart (`setFalsePositive`).
+   */
+  decisionColumns(kinds: readonly string[], from = 0): DecisionColumns {
+    return {
+      groups: this.groupIds.view(), flags: this.flags.view(), scoreStart: this.scoreStart.view(), scoreCount: this.scoreCount.view(), scores: this.scores.view(),
+      outcomeKinds: this.readings.outcomeKindCodes(kinds, from), kindBase: from,
+      reason: this.decisionReason.view(), steps: this.decisionSteps.view(), score: this.decisionScore.view(), consistency: this.decisionConsistency.view(), rank: this.decisionRank.view(),
+    };
+  }
+
+  /** A row's false-positive verdict, set apart from `decisionColumns` (only where a rule fired). */
+  setFalsePositive(row: number, fp: FalsePositive): void {
+    if (fp.rules.length > 0) this.falsePositives.set(row, fp);
+  }
+
+  /** Forgets every false-positive verdict (before the groups are decided again). */
+  clearFalsePositives(): void {
+    this.falsePositives.clear();
   }
 
   isKept(row: number): boolean {
