@@ -42,9 +42,11 @@ export function decideTable(table: RolloutTable, settings: ProfSettings): void {
  */
 export function decideRows(table: RolloutTable, settings: ProfSettings, from: number, to: number): boolean {
   if (settings.variant === 'pos') return false;
-  const order = new Int32Array(to - from);
-  for (let k = 0; k < order.length; k++) order[k] = from + k;
-  decideColumns(table, table.decisionColumns(KINDS, from), settings, Int32Array.of(0, order.length), order);
+  const size = to - from;
+  if (work.order.length < size) work.order = new Int32Array(2 * size);
+  for (let k = 0; k < size; k++) work.order[k] = from + k;
+  work.starts[1] = size;
+  decideColumns(table, table.decisionColumns(KINDS, from), settings, work.starts, work.order);
   return true;
 }
 
@@ -103,6 +105,10 @@ class GroupWork {
   correct = new Int32Array(16);
   incorrect = new Int32Array(16);
   keptBefore = new Int32Array(17);
+  correctScores: number[] = [];
+  /** `decideRows`'s one group: its rows, and where they start and end in them. */
+  order = new Int32Array(16);
+  readonly starts = new Int32Array(2);
 
   reset(size: number): void {
     this.size = size;
@@ -120,11 +126,14 @@ class GroupWork {
   }
 }
 
+/** The work arrays, shared by every call (each runs to its end before the next begins). */
+const work = new GroupWork();
+
 /** `decideGroup` and `falsePositivesOf` for every group, over the table's columns. */
 function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSettings, starts: Int32Array, order: Int32Array): void {
   const { flags, scoreStart, scoreCount, scores, outcomeKinds, kindBase } = columns;
-  const w = new GroupWork();
-  const correctScores: number[] = [];
+  const w = work;
+  const correctScores = work.correctScores;
   for (let g = 0; g + 1 < starts.length; g++) {
     const from = starts[g]!;
     const size = starts[g + 1]! - from;

@@ -140,7 +140,7 @@ export class RolloutTable {
     this.chars.push(row.responseChars);
     this.scoreStart.push(this.scores.length);
     this.scoreCount.push(row.stepScores.length);
-    for (const s of row.stepScores) this.scores.push(s === null ? Number.NaN : s);
+    this.scores.pushAll(row.stepScores, Number.NaN);
     this.noteStart.push(row.stepNotes.length === 0 ? -1 : this.notes.length);
     this.noteCount.push(row.stepNotes.length);
     for (const n of row.stepNotes) this.notes.push(n === null ? -1 : this.strings.id(n, n));
@@ -282,18 +282,35 @@ export class RolloutTable {
   }
 
   /**
-   * PROF's decisions as columns read and written in place (valid until the next `add`): what they
+   * PROF's decisions as columns read and written in place (valid until the next `add` or the next
+   * call; an array may be longer than the table, rows past `count` being room): what they
    * are computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
    * unscored step) and outcome kind as an index of `kinds` (for rows `from` on) — and where they
    * go (the flags are written too). False positives are set apart (`setFalsePositive`).
    */
   decisionColumns(kinds: readonly string[], from = 0): DecisionColumns {
-    return {
-      groups: this.groupIds.view(), flags: this.flags.view(), scoreStart: this.scoreStart.view(), scoreCount: this.scoreCount.view(), scores: this.scores.view(),
-      outcomeKinds: this.readings.outcomeKindCodes(kinds, from), kindBase: from,
-      reason: this.decisionReason.view(), steps: this.decisionSteps.view(), score: this.decisionScore.view(), consistency: this.decisionConsistency.view(), rank: this.decisionRank.view(),
-    };
+    // One object, its arrays refreshed (a column's storage changes as it grows): a group decided
+    // while the file is read allocates nothing here.
+    const c = this.columnsForDecisions;
+    c.groups = this.groupIds.storage();
+    c.flags = this.flags.storage();
+    c.scoreStart = this.scoreStart.storage();
+    c.scoreCount = this.scoreCount.storage();
+    c.scores = this.scores.storage();
+    c.outcomeKinds = this.readings.outcomeKindCodes(kinds, from);
+    c.kindBase = from;
+    c.reason = this.decisionReason.storage();
+    c.steps = this.decisionSteps.storage();
+    c.score = this.decisionScore.storage();
+    c.consistency = this.decisionConsistency.storage();
+    c.rank = this.decisionRank.storage();
+    return c;
   }
+
+  private readonly columnsForDecisions: DecisionColumns = {
+    groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
+    outcomeKinds: new Uint8Array(0), kindBase: 0, reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
+  };
 
   /** A row's false-positive verdict, set apart from `decisionColumns` (only where a rule fired). */
   setFalsePositive(row: number, fp: FalsePositive): void {
