@@ -34,22 +34,6 @@ export function decideTable(table: RolloutTable, settings: ProfSettings): void {
   decideColumns(table, columns, settings, starts, order);
 }
 
-/**
- * Decides one group whose members are exactly the rows `from` to `to` (exclusive), as
- * `decideTable` would: the analysis decides a group as soon as its rollouts have been read, when
- * the file holds each group's rollouts together. False for the POS variant, which this does not
- * decide (`decideTable` does, at the end).
- */
-export function decideRows(table: RolloutTable, settings: ProfSettings, from: number, to: number): boolean {
-  if (settings.variant === 'pos') return false;
-  const size = to - from;
-  if (work.order.length < size) work.order = new Int32Array(2 * size);
-  for (let k = 0; k < size; k++) work.order[k] = from + k;
-  work.starts[1] = size;
-  decideColumns(table, table.decisionColumns(KINDS, from), settings, work.starts, work.order);
-  return true;
-}
-
 /** The groups through `decideGroup` and `falsePositivesOf`, one member object per rollout. */
 function decideByMembers(table: RolloutTable, settings: ProfSettings, starts: Int32Array, order: Int32Array): void {
   for (let g = 0; g + 1 < starts.length; g++) {
@@ -106,9 +90,6 @@ class GroupWork {
   incorrect = new Int32Array(16);
   keptBefore = new Int32Array(17);
   correctScores: number[] = [];
-  /** `decideRows`'s one group: its rows, and where they start and end in them. */
-  order = new Int32Array(16);
-  readonly starts = new Int32Array(2);
 
   reset(size: number): void {
     this.size = size;
@@ -126,14 +107,11 @@ class GroupWork {
   }
 }
 
-/** The work arrays, shared by every call (each runs to its end before the next begins). */
-const work = new GroupWork();
-
 /** `decideGroup` and `falsePositivesOf` for every group, over the table's columns. */
 function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSettings, starts: Int32Array, order: Int32Array): void {
-  const { flags, scoreStart, scoreCount, scores, outcomeKinds, kindBase } = columns;
-  const w = work;
-  const correctScores = work.correctScores;
+  const { flags, scoreStart, scoreCount, scores, outcomeKinds } = columns;
+  const w = new GroupWork();
+  const correctScores = w.correctScores;
   for (let g = 0; g + 1 < starts.length; g++) {
     const from = starts[g]!;
     const size = starts[g + 1]! - from;
@@ -146,7 +124,7 @@ function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSet
       w.rows[k] = row;
       w.removed[k] = NONE;
       w.kind[k] = NOT_RANKED;
-      const kind = outcomeKinds[row - kindBase]!;
+      const kind = outcomeKinds[row]!;
       const isScored = (flags[row]! & IS_SCORED) !== 0;
       if ((kind !== CORRECT && kind !== INCORRECT) || !isScored) {
         // `unranked`: not kept, no score, consistency or rank.

@@ -56,49 +56,31 @@ export interface FileReport {
 
 /** Build the report from analysed rollouts and the count of unreadable lines. */
 export function buildReport(entries: Iterable<ReportEntry>, unreadableLines: number): FileReport {
-  const builder = new ReportBuilder();
-  for (const e of entries) builder.add(e);
-  return builder.finish(unreadableLines);
-}
-
-/**
- * `buildReport` fed one entry at a time, in file order (the analysis adds a group's rollouts as
- * soon as the group is decided, while the file is still being read).
- */
-export class ReportBuilder {
-  private readonly report = emptyReport(0);
-  private readonly groups = new Map<string, number>();
+  const report = emptyReport(unreadableLines);
+  const groups = new Map<string, number>();
   // The scores and outcomes of ranked rollouts, side by side: no object per rollout.
-  private readonly scores: number[] = [];
-  private readonly labels: boolean[] = [];
-  private rankedCorrect = 0;
-
-  add(e: ReportEntry): void {
-    const report = this.report;
+  const scores: number[] = [];
+  const labels: boolean[] = [];
+  let rankedCorrect = 0;
+  for (const e of entries) {
     count(report, e);
     const d = e.decision;
     const isCorrect = e.outcome.kind === 'correct';
-    this.groups.set(e.group, (this.groups.get(e.group) ?? 0) + (isCorrect && d.rank !== null ? 1 : 0));
+    groups.set(e.group, (groups.get(e.group) ?? 0) + (isCorrect && d.rank !== null ? 1 : 0));
     if (d.rank !== null && d.score !== null) {
-      this.scores.push(d.score);
-      this.labels.push(isCorrect);
-      if (isCorrect) this.rankedCorrect++;
+      scores.push(d.score);
+      labels.push(isCorrect);
+      if (isCorrect) rankedCorrect++;
       bump(report.stepCounts, String(d.steps));
     }
   }
-
-  /** The report of the entries added (once). */
-  finish(unreadableLines: number): FileReport {
-    const report = this.report;
-    report.unreadableLines = unreadableLines;
-    report.groups = this.groups.size;
-    report.accuracy = report.rollouts ? report.outcomes.correct / report.rollouts : null;
-    for (const nPlus of this.groups.values()) bump(report.correctPerGroup, String(nPlus));
-    report.falsePositiveRate = this.rankedCorrect ? report.suspectedFalsePositives / this.rankedCorrect : null;
-    report.auroc = auroc(this.scores, this.labels);
-    report.calibration = calibration(this.scores, this.labels, 10);
-    return report;
-  }
+  report.groups = groups.size;
+  report.accuracy = report.rollouts ? report.outcomes.correct / report.rollouts : null;
+  for (const nPlus of groups.values()) bump(report.correctPerGroup, String(nPlus));
+  report.falsePositiveRate = rankedCorrect ? report.suspectedFalsePositives / rankedCorrect : null;
+  report.auroc = auroc(scores, labels);
+  report.calibration = calibration(scores, labels, 10);
+  return report;
 }
 
 function count(report: FileReport, e: ReportEntry): void {

@@ -63,20 +63,15 @@ export class RolloutReadings {
     return this.outcomes.value(this.outcomeIds.get(row)).outcome;
   }
 
-  /**
-   * The outcome kinds of rows `from` on, each as its index in `kinds` (row `r` at `r - from`),
-   * written into one array kept for the next call (valid until then).
-   */
-  outcomeKindCodes(kinds: readonly string[], from: number): Uint8Array {
+  /** Every row's outcome kind as its index in `kinds`, looked up once per distinct outcome. */
+  outcomeKindCodes(kinds: readonly string[]): Uint8Array {
+    const byId = new Uint8Array(this.outcomes.size);
+    for (let id = 0; id < byId.length; id++) byId[id] = kinds.indexOf(this.outcomes.value(id).outcome.kind);
     const ids = this.outcomeIds.storage();
-    const n = Math.max(0, this.outcomeIds.length - from);
-    if (this.kindCodes.length < n) this.kindCodes = new Uint8Array(Math.max(n, 2 * this.kindCodes.length));
-    const codes = this.kindCodes;
-    for (let k = 0; k < n; k++) codes[k] = kinds.indexOf(this.outcomes.value(ids[from + k] as number).outcome.kind);
+    const codes = new Uint8Array(this.outcomeIds.length);
+    for (let row = 0; row < codes.length; row++) codes[row] = byId[ids[row] as number] as number;
     return codes;
   }
-
-  private kindCodes = new Uint8Array(64);
 
   outcomeField(row: number): string | null {
     return this.outcomes.value(this.outcomeIds.get(row)).field;

@@ -43,9 +43,7 @@ export interface DecisionColumns {
   scoreStart: Int32Array;
   scoreCount: Int32Array;
   scores: Float64Array;
-  /** Outcome kinds of the rows from `kindBase` on (row `r` at `r - kindBase`). */
   outcomeKinds: Uint8Array;
-  kindBase: number;
   /** A decision's reason (a number of `REASONS`), H, score and consistency (NaN for none) and rank (-1 for none). */
   reason: Uint8Array;
   steps: Int32Array;
@@ -283,22 +281,19 @@ export class RolloutTable {
 
   /**
    * PROF's decisions as columns read and written in place (valid until the next `add` or the next
-   * call; an array may be longer than the table, rows past `count` being room): what they
-   * are computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
-   * unscored step) and outcome kind as an index of `kinds` (for rows `from` on) — and where they
-   * go (the flags are written too). False positives are set apart (`setFalsePositive`).
+   * call; an array may be longer than the table, rows past `count` being room): what they are
+   * computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
+   * unscored step) and outcome kind as an index of `kinds` — and where they go (the flags are
+   * written too). False positives are set apart (`setFalsePositive`).
    */
-  decisionColumns(kinds: readonly string[], from = 0): DecisionColumns {
-    // One object, its arrays refreshed (a column's storage changes as it grows): a group decided
-    // while the file is read allocates nothing here.
+  decisionColumns(kinds: readonly string[]): DecisionColumns {
     const c = this.columnsForDecisions;
     c.groups = this.groupIds.storage();
     c.flags = this.flags.storage();
     c.scoreStart = this.scoreStart.storage();
     c.scoreCount = this.scoreCount.storage();
     c.scores = this.scores.storage();
-    c.outcomeKinds = this.readings.outcomeKindCodes(kinds, from);
-    c.kindBase = from;
+    c.outcomeKinds = this.readings.outcomeKindCodes(kinds);
     c.reason = this.decisionReason.storage();
     c.steps = this.decisionSteps.storage();
     c.score = this.decisionScore.storage();
@@ -309,7 +304,7 @@ export class RolloutTable {
 
   private readonly columnsForDecisions: DecisionColumns = {
     groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
-    outcomeKinds: new Uint8Array(0), kindBase: 0, reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
+    outcomeKinds: new Uint8Array(0), reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
   };
 
   /** A row's false-positive verdict, set apart from `decisionColumns` (only where a rule fired). */

@@ -3,15 +3,17 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../../core/model';
+import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../../core/model';
 import type { CasService } from '../../core/cas/casService';
 import { holdCas, type HeldCas } from '../cas/casClient';
 import { eachRollout, type AnalysedRollout, type AnalysedRows, type FileAnalysis } from '../../core/fileAnalysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../../core/profSettings';
 import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../../core/prepareRollout';
+import { NOT_SUSPECTED } from '../../core/groups';
 import { RolloutTable } from '../../core/rolloutTable';
-import { DecidingAsRead } from '../../core/decideAsRead';
+import { decideTable } from '../../core/decideTable';
 import { writeRolloutFacts } from '../../core/presentation/rolloutFacts';
+import { buildReport, type ReportEntry } from '../../core/fileReport';
 import { readText } from '../../core/reader';
 import { FieldPresence } from '../../core/fieldPresence';
 import type { Scorer, ScorerInfo } from '../scorers/scorer';
@@ -148,9 +150,6 @@ export class Analyzer {
   /** The first diagnostic of each note about the whole file, and how many lines repeated it. */
   private readonly fileNotes = new Map<string, { diagnostic: Diagnostic; repeats: number }>();
 
-  /** The groups decided, and the report counted, as the rollouts are added. */
-  private readonly decided: DecidingAsRead;
-
   /** The CAS passed in, or the analysis's own (stopped when it finishes). */
   private readonly cas: HeldCas;
 
@@ -162,7 +161,6 @@ export class Analyzer {
     this.chain = createScorerChain(options.scorer ?? 'auto', options.modelScorer, this.cas.cas, options.checkerPool);
     this.outcomes = new OutcomeResolver(this.cas.cas);
     this.presence = new FieldPresence(this.settings.fields);
-    this.decided = new DecidingAsRead(this.table, this.settings);
     this.keepText = options.keepText ?? true;
     this.rawOffsets = options.rawOffsets ?? true;
     this.extractAnswers = options.extractAnswers ?? this.keepText;
@@ -243,7 +241,7 @@ export class Analyzer {
   private add(p: PreparedRollout, outcome: Outcome, scoring: StepScoring): void {
     const r = p.rollout;
     const scored = scoring.kind === 'scored';
-    const row = this.table.add({
+    this.table.add({
       line: r.line,
       index: r.index,
       item: r.item,
@@ -270,7 +268,6 @@ export class Analyzer {
       outcomeField: r.outcomeField ?? null,
       rewards: r.rewards ?? null,
     }, { texts: this.keepText, offsets: this.rawOffsets });
-    this.decided.added(row);
   }
 
   /** Decide every group and build the report. */
@@ -279,8 +276,9 @@ export class Analyzer {
       if (repeats > 0) diagnostic.message += ` (and ${repeats} more line${repeats === 1 ? '' : 's'} alike)`;
     }
     const table = this.table;
-    const report = this.decided.finish(this.unreadable);
+    decideTable(table, this.settings);
     if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
+    const report = buildReport(reportEntries(table), this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
     await this.cas.release();
@@ -300,6 +298,21 @@ export class Analyzer {
       table,
     };
     return withRolloutList({ fileName: this.options.fileName, diagnostics: this.diagnostics, report, settings, scorer: { ...info }, rows });
+  }
+}
+
+/** What the report reads of each rollout, from the table: one entry object, filled in row by row. */
+function* reportEntries(table: RolloutTable): Generator<ReportEntry> {
+  const entry: ReportEntry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '', format: 'generic', questionReading: { kind: 'plain' } };
+  for (let row = 0; row < table.count; row++) {
+    entry.group = table.group(row);
+    entry.format = table.format(row);
+    entry.questionReading = table.questionReading(row);
+    entry.outcome = table.outcome(row);
+    entry.decision = table.decision(row);
+    entry.falsePositive = table.falsePositive(row);
+    entry.scorer = table.scorer(row);
+    yield entry;
   }
 }
 

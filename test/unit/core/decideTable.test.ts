@@ -7,8 +7,6 @@ import { decideTable } from '../../../src/core/decideTable';
 import { decideAll, type GroupMember } from '../../../src/core/groups';
 import { resolveSettings, type ProfSettings } from '../../../src/core/profSettings';
 import type { Outcome, OutcomeKind } from '../../../src/core/model';
-import { DecidingAsRead, reportEntries } from '../../../src/core/decideAsRead';
-import { buildReport } from '../../../src/core/fileReport';
 
 const KINDS: OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
 
@@ -22,8 +20,8 @@ interface Case {
   members: GroupMember[];
 }
 
-/** A random table; `together`: each group's rollouts in consecutive rows (as most dumps hold them). `onAdd` hears each row. */
-function makeCase(seed: number, together = false, onAdd?: (table: RolloutTable, row: number) => void): Case {
+/** A random table, groups interleaved, and the same rollouts as decideAll's members. */
+function makeCase(seed: number): Case {
   const rand = random(seed);
   const table = new RolloutTable();
   const members: GroupMember[] = [];
@@ -40,15 +38,13 @@ function makeCase(seed: number, together = false, onAdd?: (table: RolloutTable, 
     const stepScores = isScored ? Array.from({ length: steps }, () => (rand() < 0.1 ? null : (values[Math.floor(rand() * values.length)] as number))) : [];
     rowsOf.push({ group, kind, isScored, stepScores });
   }
-  if (together) rowsOf.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
   for (const [row, { group, kind, isScored, stepScores }] of rowsOf.entries()) {
     const outcome: Outcome = { kind, source: 'file', value: kind === 'correct' ? 1 : 0 };
-    const at = table.add({
+    table.add({
       line: row + 1, index: 0, item: undefined, format: 'generic', group, prompt: 'p', response: '', responseChars: 0, gold: null,
       steps: [], rawSteps: null, stepScores, stepNotes: [], scorer: 'file', unscoredReason: isScored ? null : 'no scores', isScored,
       outcome, stepLabels: null, questionReading: { kind: 'plain' }, promptReading: undefined, responseTurns: null, outcomeField: null, rewards: null,
     }, { texts: false, offsets: false });
-    onAdd?.(table, at);
     members.push({ id: row, group, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: isScored ? stepScores : null });
   }
   return { table, members };
@@ -93,31 +89,5 @@ describe('decideTable', () => {
     expect(compared).toBeGreaterThan(20000);
     expect(ties).toBeGreaterThan(100);
     expect(suspected).toBeGreaterThan(100);
-  });
-});
-
-describe('DecidingAsRead', () => {
-  it('decides and reports as decideTable and buildReport at the end do, groups together or not', () => {
-    let early = 0;
-    for (let seed = 1; seed <= 300; seed++) {
-      const settings = settingsFor(seed);
-      const together = seed % 3 !== 0;
-      let deciding: DecidingAsRead | null = null;
-      const asRead = makeCase(seed, together, (table, row) => {
-        deciding ??= new DecidingAsRead(table, settings);
-        deciding.added(row);
-      }).table;
-      const report = deciding ? (deciding as DecidingAsRead).finish(3) : new DecidingAsRead(asRead, settings).finish(3);
-      const atEnd = makeCase(seed, together).table;
-      decideTable(atEnd, settings);
-      const expected = buildReport(reportEntries(atEnd), 3);
-      // The same report, key order included (the JSON output prints it), and the same decisions.
-      expect(JSON.stringify(report), `seed ${seed}`).toBe(JSON.stringify(expected));
-      expect(report).toEqual(expected);
-      const decisions = (t: RolloutTable): unknown[] => Array.from({ length: t.count }, (_, row) => [t.decision(row), t.falsePositive(row)]);
-      expect(decisions(asRead), `seed ${seed}`).toEqual(decisions(atEnd));
-      if (together && settings.variant === 'both' && asRead.count > 0) early++;
-    }
-    expect(early).toBeGreaterThan(100);
   });
 });
