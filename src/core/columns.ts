@@ -19,12 +19,30 @@ export class Column<T extends Typed> {
     this.data[this.length++] = value;
   }
 
+  /** Pushes each value, `nullAs` for a null (one call per list rather than per value). */
+  pushAll(values: readonly (number | null)[], nullAs: number): void {
+    const n = values.length;
+    while (this.length + n > this.data.length) this.grow();
+    const data = this.data;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      data[at++] = v === null || v === undefined ? nullAs : v;
+    }
+    this.length = at;
+  }
+
   get(i: number): number {
     return this.data[i] as number;
   }
 
   set(i: number, value: number): void {
     this.data[i] = value;
+  }
+
+  /** The storage itself (values at 0 to `length`, then room), read in place: valid until the next push. */
+  storage(): T {
+    return this.data;
   }
 
   private grow(): void {

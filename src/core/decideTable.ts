@@ -2,26 +2,41 @@
  * PROF's decisions for a whole table of rollouts, group by group, as `decideAll` takes them for a
  * list: the same filter and false-positive rules on the same members in the same order, but the
  * groups are found by sorting row numbers (no list per group, no member object kept per rollout).
+ *
+ * It runs once per file, after everything was read: code that runs once is barely optimised by
+ * the engine, so the filter of `decideGroup` is followed here over the table's columns in a few
+ * loops (no member, ranked or decision object per rollout), which the engine compiles while they
+ * run. The POS variant's seeded draw goes through `decideGroup` itself.
  */
-import type { RolloutTable } from './rolloutTable';
+import type { DecisionColumns, RolloutTable } from './rolloutTable';
+import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from './rolloutTable';
 import type { ProfSettings } from './profSettings';
 import type { RankInput } from './prof';
-import { decideGroup } from './prof';
-import { falsePositivesOf } from './groups';
-import type { Decision } from './model';
+import { decideGroup, isPenalised, roundHalfEven, TIE_TOLERANCE } from './prof';
+import { falsePositivesOf, NOT_SUSPECTED, rankedFalsePositive, upperHalfFloor, type FalsePositive } from './groups';
+import type { Decision, ReasonCode } from './model';
 
 /** Decides every group of `table` and records the decisions in it. */
 export function decideTable(table: RolloutTable, settings: ProfSettings): void {
   const n = table.count;
   const groups = table.groups.size;
+  table.clearFalsePositives();
+  const columns = table.decisionColumns(KINDS);
+  const groupOf = columns.groups;
   // Rows by group, in file order within each group (a counting sort on the group numbers).
   const starts = new Int32Array(groups + 1);
-  for (let row = 0; row < n; row++) starts[table.groupNumber(row) + 1]!++;
+  for (let row = 0; row < n; row++) starts[groupOf[row]! + 1]!++;
   for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
   const next = starts.slice(0, groups);
   const order = new Int32Array(n);
-  for (let row = 0; row < n; row++) order[next[table.groupNumber(row)]!++] = row;
-  for (let g = 0; g < groups; g++) {
+  for (let row = 0; row < n; row++) order[next[groupOf[row]!]!++] = row;
+  if (settings.variant === 'pos') return decideByMembers(table, settings, starts, order);
+  decideColumns(table, columns, settings, starts, order);
+}
+
+/** The groups through `decideGroup` and `falsePositivesOf`, one member object per rollout. */
+function decideByMembers(table: RolloutTable, settings: ProfSettings, starts: Int32Array, order: Int32Array): void {
+  for (let g = 0; g + 1 < starts.length; g++) {
     const from = starts[g]!;
     const to = starts[g + 1]!;
     const members = new Array<RankInput>(to - from);
@@ -35,4 +50,237 @@ export function decideTable(table: RolloutTable, settings: ProfSettings): void {
 function member(table: RolloutTable, row: number): RankInput {
   const kind = table.outcome(row).kind;
   return { id: row, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: table.isScored(row) ? table.stepScores(row) : null };
+}
+
+const KINDS = ['correct', 'incorrect', 'unknown', 'non-binary'] as const;
+const CORRECT = 0;
+const INCORRECT = 1;
+const UNKNOWN = 2;
+/** A member's class when it is not ranked. */
+const NOT_RANKED = -1;
+
+const reason = (code: ReasonCode): number => REASONS.indexOf(code);
+const KEPT = reason('kept');
+const KEPT_SMALL_GROUP = reason('kept-small-group');
+const LOW_CONSISTENCY = reason('dropped-low-consistency');
+const CONFLICT = reason('dropped-conflict');
+const STEP_PENALTY = reason('dropped-step-penalty');
+const TIE = reason('dropped-tie');
+const GROUP_TOO_SMALL = reason('dropped-group-too-small');
+const NO_OUTCOME = reason('not-ranked-no-outcome');
+const NON_BINARY = reason('not-ranked-non-binary');
+const NO_SCORES = reason('not-ranked-no-scores');
+/** No removal (`removed` of a kept rollout). */
+const NONE = -1;
+
+/** Below this length a class is sorted by insertion, as `stableSort` does. */
+const INSERTION_SORT_MAX = 32;
+
+/** Per-position work arrays of one group, grown to the largest group and reused. */
+class GroupWork {
+  size = 0;
+  rows = new Int32Array(16);
+  score = new Float64Array(16);
+  consistency = new Float64Array(16);
+  penalised = new Uint8Array(16);
+  removed = new Int8Array(16);
+  /** The member's class: correct, incorrect, or not ranked. */
+  kind = new Int8Array(16);
+  correct = new Int32Array(16);
+  incorrect = new Int32Array(16);
+  keptBefore = new Int32Array(17);
+  correctScores: number[] = [];
+
+  reset(size: number): void {
+    this.size = size;
+    if (size <= this.rows.length) return;
+    const capacity = size * 2;
+    this.rows = new Int32Array(capacity);
+    this.score = new Float64Array(capacity);
+    this.consistency = new Float64Array(capacity);
+    this.penalised = new Uint8Array(capacity);
+    this.removed = new Int8Array(capacity);
+    this.kind = new Int8Array(capacity);
+    this.correct = new Int32Array(capacity);
+    this.incorrect = new Int32Array(capacity);
+    this.keptBefore = new Int32Array(capacity + 1);
+  }
+}
+
+/** `decideGroup` and `falsePositivesOf` for every group, over the table's columns. */
+function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSettings, starts: Int32Array, order: Int32Array): void {
+  const { flags, scoreStart, scoreCount, scores, outcomeKinds } = columns;
+  const w = new GroupWork();
+  const correctScores = w.correctScores;
+  for (let g = 0; g + 1 < starts.length; g++) {
+    const from = starts[g]!;
+    const size = starts[g + 1]! - from;
+    w.reset(size);
+    let nc = 0;
+    let ni = 0;
+    // Each member: not ranked (decided at once), or its figures and its class (`rankedOf`).
+    for (let k = 0; k < size; k++) {
+      const row = order[from + k]!;
+      w.rows[k] = row;
+      w.removed[k] = NONE;
+      w.kind[k] = NOT_RANKED;
+      const kind = outcomeKinds[row]!;
+      const isScored = (flags[row]! & IS_SCORED) !== 0;
+      if ((kind !== CORRECT && kind !== INCORRECT) || !isScored) {
+        // `unranked`: not kept, no score, consistency or rank.
+        flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED;
+        columns.reason[row] = kind === UNKNOWN ? NO_OUTCOME : kind !== CORRECT && kind !== INCORRECT ? NON_BINARY : NO_SCORES;
+        columns.steps[row] = isScored ? scoreCount[row]! : 0;
+        columns.score[row] = Number.NaN;
+        columns.consistency[row] = Number.NaN;
+        columns.rank[row] = -1;
+        continue;
+      }
+      const start = scoreStart[row]!;
+      const count = scoreCount[row]!;
+      // `aggregateScores`: unscored (NaN) steps are left out, summed in order.
+      let sum = 0;
+      let min = Infinity;
+      let scored = 0;
+      for (let i = start; i < start + count; i++) {
+        const x = scores[i]!;
+        // Not finite (NaN, ±Infinity) exactly when x − x is not 0: no call per score.
+        if (x - x !== 0) continue;
+        sum += x;
+        if (x < min) min = x;
+        scored++;
+      }
+      const score = scored === 0 ? 0 : s.aggregate === 'sum' ? sum : s.aggregate === 'min' ? min : sum / scored;
+      const penalised = isPenalised(count, s.penalty, s.maxSteps);
+      w.score[k] = score;
+      w.consistency[k] = (kind === CORRECT ? score : -score) - (penalised ? s.lambda : 0);
+      w.penalised[k] = penalised ? 1 : 0;
+      w.kind[k] = kind;
+      if (kind === CORRECT) w.correct[nc++] = k;
+      else w.incorrect[ni++] = k;
+    }
+    sortClass(w.correct, nc, w);
+    sortClass(w.incorrect, ni, w);
+    // `chooseRemoved`, the BOTH variant.
+    const ranked = nc + ni;
+    const R = s.remove !== null ? s.remove : ranked - s.m;
+    if (R > 0) {
+      if (s.remove !== null && ranked <= R) {
+        for (let i = 0; i < nc; i++) w.removed[w.correct[i]!] = GROUP_TOO_SMALL;
+        for (let i = 0; i < ni; i++) w.removed[w.incorrect[i]!] = GROUP_TOO_SMALL;
+      } else {
+        const rPlus = Math.max(0, Math.min(Math.min(R, roundHalfEven((nc - ni + R) / 2)), nc));
+        const rMinus = Math.min(R - rPlus, ni);
+        for (let i = nc - rPlus; i < nc; i++) w.removed[w.correct[i]!] = LOW_CONSISTENCY;
+        for (let i = ni - rMinus; i < ni; i++) w.removed[w.incorrect[i]!] = CONFLICT;
+      }
+    }
+    markTies(w.correct, nc, w);
+    markTies(w.incorrect, ni, w);
+    // The false-positive rules' group figures: the ranked correct members' scores, in member order.
+    correctScores.length = 0;
+    let keptFloor: number | null = null;
+    for (let k = 0; k < size; k++) {
+      if (w.kind[k] !== CORRECT) continue;
+      correctScores.push(w.score[k]!);
+      if (w.removed[k] === NONE) keptFloor = keptFloor === null ? w.consistency[k]! : Math.min(keptFloor, w.consistency[k]!);
+    }
+    const upperFloor = upperHalfFloor(correctScores);
+    // `decisionFor`, and the rules for the correct class.
+    for (let c = 0; c < 2; c++) {
+      const list = c === 0 ? w.correct : w.incorrect;
+      const length = c === 0 ? nc : ni;
+      for (let i = 0; i < length; i++) {
+        const k = list[i]!;
+        const row = w.rows[k]!;
+        const removedAs = w.removed[k]!;
+        const isPenalisedRow = w.penalised[k] === 1;
+        let why = R <= 0 ? KEPT_SMALL_GROUP : KEPT;
+        if (removedAs !== NONE) why = isPenalisedRow && (removedAs === LOW_CONSISTENCY || removedAs === CONFLICT) ? STEP_PENALTY : removedAs;
+        flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED | (removedAs === NONE ? IS_KEPT : 0) | (isPenalisedRow ? IS_PENALISED : 0);
+        columns.reason[row] = why;
+        columns.steps[row] = scoreCount[row]!;
+        columns.score[row] = w.score[k]!;
+        columns.consistency[row] = w.consistency[k]!;
+        columns.rank[row] = i + 1;
+        if (c === 0) {
+          const fp = falsePositiveOfRow(scores, scoreStart[row]!, scoreCount[row]!, why, w.score[k]!, w.consistency[k]!, upperFloor, keptFloor, s);
+          if (fp !== NOT_SUSPECTED) table.setFalsePositive(row, fp);
+        }
+      }
+    }
+  }
+}
+
+/** Most trusted first: highest consistency, and among equals the later rollout first (`byConsistency`). */
+function sortClass(list: Int32Array, length: number, w: GroupWork): void {
+  const after = (a: number, b: number): number => w.consistency[b]! - w.consistency[a]! || w.rows[b]! - w.rows[a]!;
+  if (length > INSERTION_SORT_MAX) {
+    const sorted = Array.from(list.subarray(0, length)).sort(after);
+    for (let i = 0; i < length; i++) list[i] = sorted[i]!;
+    return;
+  }
+  for (let i = 1; i < length; i++) {
+    const item = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && after(list[j]!, item) > 0) {
+      list[j + 1] = list[j]!;
+      j--;
+    }
+    list[j + 1] = item;
+  }
+}
+
+/** `markTies` of `prof.ts`: a rank removal within the tolerance of a kept rollout of its class becomes a tie. */
+function markTies(list: Int32Array, n: number, w: GroupWork): void {
+  const keptBefore = w.keptBefore;
+  keptBefore[0] = 0;
+  for (let k = 0; k < n; k++) keptBefore[k + 1] = keptBefore[k]! + (w.removed[list[k]!] === NONE ? 1 : 0);
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < n; i++) {
+    const at = list[i]!;
+    const removedAs = w.removed[at];
+    if (removedAs !== LOW_CONSISTENCY && removedAs !== CONFLICT) continue;
+    const value = w.consistency[at]!;
+    while (lo < i && w.consistency[list[lo]!]! - value > TIE_TOLERANCE) lo++;
+    if (hi <= i) hi = i + 1;
+    while (hi < n && value - w.consistency[list[hi]!]! <= TIE_TOLERANCE) hi++;
+    if (keptBefore[hi]! - keptBefore[lo]! > 0) w.removed[at] = TIE;
+  }
+}
+
+/**
+ * `falsePositiveOf` for a ranked correct row whose step scores are `scores[start, start + count)`:
+ * the shared no-suspicion value, with no object made, unless a rule fires.
+ */
+function falsePositiveOfRow(scores: Float64Array, start: number, count: number, why: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, s: ProfSettings): FalsePositive {
+  // `firstLowStep`, then (only then) `weakestStepOf`: a NaN (unscored) step is neither.
+  let low = -1;
+  for (let i = 0; i < count; i++) {
+    const x = scores[start + i]!;
+    if (x - x === 0 && x < s.threshold) {
+      low = i;
+      break;
+    }
+  }
+  const mayDrop = why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE;
+  const mayBottom = upperFloor !== null && score < upperFloor - TIE_TOLERANCE;
+  if (low === -1 && !mayDrop && !mayBottom) return NOT_SUSPECTED;
+  let lowStep: { step: number; score: number } | null = null;
+  let weakestStep: { step: number; score: number } | null = null;
+  if (low !== -1) {
+    lowStep = { step: low, score: scores[start + low]! };
+    let step = -1;
+    let weakest = 0;
+    for (let i = 0; i < count; i++) {
+      const x = scores[start + i]!;
+      if (x - x === 0 && (step === -1 || x < weakest)) {
+        step = i;
+        weakest = x;
+      }
+    }
+    weakestStep = step === -1 ? null : { step, score: weakest };
+  }
+  return rankedFalsePositive({ reason: REASONS[why] as ReasonCode, score, consistency, lowStep, weakestStep }, upperFloor, keptFloor, s);
 }

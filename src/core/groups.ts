@@ -107,33 +107,51 @@ export function falsePositivesOf(members: readonly RankInput[], decisions: reado
 
 function falsePositiveOf(m: RankInput, d: Decision, upperFloor: number | null, keptFloor: number | null, settings: ProfSettings): FalsePositive {
   if (m.correct !== true || d.rank === null || m.nonBinary) return NOT_SUSPECTED;
-  const rules: FalsePositiveRule[] = [];
   const low = firstLowStep(m.scores, settings.threshold);
   const lowStep = low === null ? null : { step: low, score: m.scores![low] as number };
   const weakestStep = low === null ? null : weakestStepOf(m.scores);
+  return rankedFalsePositive({ reason: d.reason, score: d.score!, consistency: d.consistency!, lowStep, weakestStep }, upperFloor, keptFloor, settings);
+}
+
+/** A ranked correct rollout as the rules see it: its decision's figures and its low step's evidence. */
+export interface RankedCorrect {
+  reason: Decision['reason'];
+  score: number;
+  consistency: number;
+  lowStep: FalsePositiveEvidence['lowStep'];
+  weakestStep: FalsePositiveEvidence['weakestStep'];
+}
+
+/**
+ * The rules of `falsePositivesOf` for one ranked correct rollout of a group whose upper half's floor
+ * and weakest kept consistency are known (`decideTable` asks it only where a rule may fire).
+ */
+export function rankedFalsePositive(r: RankedCorrect, upperFloor: number | null, keptFloor: number | null, settings: ProfSettings): FalsePositive {
+  const rules: FalsePositiveRule[] = [];
   let gap: FalsePositiveEvidence['gap'] = null;
   let keptGap: FalsePositiveEvidence['gap'] = null;
-  if (d.reason === 'dropped-low-consistency' && keptFloor !== null && d.consistency! < keptFloor - TIE_TOLERANCE) {
+  if (r.reason === 'dropped-low-consistency' && keptFloor !== null && r.consistency < keptFloor - TIE_TOLERANCE) {
     rules.push('prof-dropped');
-    gap = keptGap = { measure: 'consistency', value: d.consistency!, reference: keptFloor };
+    gap = keptGap = { measure: 'consistency', value: r.consistency, reference: keptFloor };
   }
-  if (lowStep) rules.push('weak-step');
+  if (r.lowStep) rules.push('weak-step');
   let upperGap: FalsePositiveEvidence['gap'] = null;
-  if (upperFloor !== null && d.score! < upperFloor - TIE_TOLERANCE) {
+  if (upperFloor !== null && r.score < upperFloor - TIE_TOLERANCE) {
     rules.push('bottom-half');
-    gap = upperGap = { measure: 'score', value: d.score!, reference: upperFloor };
+    gap = upperGap = { measure: 'score', value: r.score, reference: upperFloor };
   }
   if (rules.length === 0) return NOT_SUSPECTED;
-  const suspected = rules.some((r) => settings.falsePositiveRules.includes(r));
+  const weakestStep = r.weakestStep;
+  const suspected = rules.some((rule) => settings.falsePositiveRules.includes(rule));
   const strength = suspected ? flagStrength({ weakestStep, upperGap, keptGap }, settings) : null;
-  return { suspected, rules, evidence: { lowStep, weakestStep, gap }, strength };
+  return { suspected, rules, evidence: { lowStep: r.lowStep, weakestStep, gap }, strength };
 }
 
 /**
  * The lowest aggregate step score of the upper half of a correct group (its n+ − ⌊n+/2⌋ best
  * scored rollouts); null when there is no bottom half (n+ < 2). Sorts `scores`.
  */
-function upperHalfFloor(scores: number[]): number | null {
+export function upperHalfFloor(scores: number[]): number | null {
   stableSort(scores, descending);
   const upper = scores.length - Math.floor(scores.length / 2);
   return upper === scores.length ? null : (scores[upper - 1] as number);

@@ -63,6 +63,16 @@ export class RolloutReadings {
     return this.outcomes.value(this.outcomeIds.get(row)).outcome;
   }
 
+  /** Every row's outcome kind as its index in `kinds`, looked up once per distinct outcome. */
+  outcomeKindCodes(kinds: readonly string[]): Uint8Array {
+    const byId = new Uint8Array(this.outcomes.size);
+    for (let id = 0; id < byId.length; id++) byId[id] = kinds.indexOf(this.outcomes.value(id).outcome.kind);
+    const ids = this.outcomeIds.storage();
+    const codes = new Uint8Array(this.outcomeIds.length);
+    for (let row = 0; row < codes.length; row++) codes[row] = byId[ids[row] as number] as number;
+    return codes;
+  }
+
   outcomeField(row: number): string | null {
     return this.outcomes.value(this.outcomeIds.get(row)).field;
   }

@@ -23,16 +23,34 @@ export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format
   stepNotes: readonly (string | null)[];
 };
 
-const REASONS: readonly ReasonCode[] = [
+/** Decision reasons by number, as the table stores them. */
+export const REASONS: readonly ReasonCode[] = [
   'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
   'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
 ];
 const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
 
-const IS_SCORED = 1;
-const IS_DECIDED = 2;
-const IS_KEPT = 4;
-const IS_PENALISED = 8;
+/** A row's flags (`DecisionColumns.flags`). */
+export const IS_SCORED = 1;
+export const IS_DECIDED = 2;
+export const IS_KEPT = 4;
+export const IS_PENALISED = 8;
+
+/** See `RolloutTable.decisionColumns`. */
+export interface DecisionColumns {
+  groups: Int32Array;
+  flags: Uint8Array;
+  scoreStart: Int32Array;
+  scoreCount: Int32Array;
+  scores: Float64Array;
+  outcomeKinds: Uint8Array;
+  /** A decision's reason (a number of `REASONS`), H, score and consistency (NaN for none) and rank (-1 for none). */
+  reason: Uint8Array;
+  steps: Int32Array;
+  score: Float64Array;
+  consistency: Float64Array;
+  rank: Int32Array;
+}
 
 /** Steps, notes and scores of a rollout that has none: shared frozen lists. */
 const NO_STEPS = Object.freeze([]) as unknown as Step[];
@@ -120,7 +138,7 @@ export class RolloutTable {
     this.chars.push(row.responseChars);
     this.scoreStart.push(this.scores.length);
     this.scoreCount.push(row.stepScores.length);
-    for (const s of row.stepScores) this.scores.push(s === null ? Number.NaN : s);
+    this.scores.pushAll(row.stepScores, Number.NaN);
     this.noteStart.push(row.stepNotes.length === 0 ? -1 : this.notes.length);
     this.noteCount.push(row.stepNotes.length);
     for (const n of row.stepNotes) this.notes.push(n === null ? -1 : this.strings.id(n, n));
@@ -259,6 +277,44 @@ export class RolloutTable {
     this.decisionRank.set(row, d.rank ?? -1);
     if (fp.rules.length > 0) this.falsePositives.set(row, fp);
     else this.falsePositives.delete(row);
+  }
+
+  /**
+   * PROF's decisions as columns read and written in place (valid until the next `add` or the next
+   * call; an array may be longer than the table, rows past `count` being room): what they are
+   * computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
+   * unscored step) and outcome kind as an index of `kinds` — and where they go (the flags are
+   * written too). False positives are set apart (`setFalsePositive`).
+   */
+  decisionColumns(kinds: readonly string[]): DecisionColumns {
+    const c = this.columnsForDecisions;
+    c.groups = this.groupIds.storage();
+    c.flags = this.flags.storage();
+    c.scoreStart = this.scoreStart.storage();
+    c.scoreCount = this.scoreCount.storage();
+    c.scores = this.scores.storage();
+    c.outcomeKinds = this.readings.outcomeKindCodes(kinds);
+    c.reason = this.decisionReason.storage();
+    c.steps = this.decisionSteps.storage();
+    c.score = this.decisionScore.storage();
+    c.consistency = this.decisionConsistency.storage();
+    c.rank = this.decisionRank.storage();
+    return c;
+  }
+
+  private readonly columnsForDecisions: DecisionColumns = {
+    groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
+    outcomeKinds: new Uint8Array(0), reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
+  };
+
+  /** A row's false-positive verdict, set apart from `decisionColumns` (only where a rule fired). */
+  setFalsePositive(row: number, fp: FalsePositive): void {
+    if (fp.rules.length > 0) this.falsePositives.set(row, fp);
+  }
+
+  /** Forgets every false-positive verdict (before the groups are decided again). */
+  clearFalsePositives(): void {
+    this.falsePositives.clear();
   }
 
   isKept(row: number): boolean {
