@@ -1,6 +1,6 @@
 /**
- * Storage for many small values without an object each: a growable typed array, and a table of
- * distinct values numbered in order of first appearance.
+ * Storage for many small values without an object each: a growable typed array, a table of
+ * distinct values numbered in order of first appearance, and spans per row.
  */
 
 type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
@@ -54,5 +54,42 @@ export class Interner<T> {
 
   value(id: number): T {
     return this.values[id] as T;
+  }
+}
+
+/**
+ * A list of [start, end) spans per row, or none (null), without an object per span or per row:
+ * every row's spans end to end in one column (start, end, start, end …).
+ */
+export class SpanColumn {
+  private readonly starts = new Column(Int32Array);
+  private readonly counts = new Column(Int32Array);
+  private readonly offsets = new Column(Int32Array);
+
+  /** `rows`: how many rows come before the first added (they have no spans). */
+  constructor(rows: number) {
+    for (let row = 0; row < rows; row++) this.add(null);
+  }
+
+  add(spans: readonly { start: number; end: number }[] | null): void {
+    this.starts.push(spans ? this.offsets.length : -1);
+    this.counts.push(spans ? spans.length : 0);
+    if (spans) {
+      for (const span of spans) {
+        this.offsets.push(span.start);
+        this.offsets.push(span.end);
+      }
+    }
+  }
+
+  /** A row's spans as new objects; null when it has none. */
+  spans(row: number): { start: number; end: number }[] | null {
+    if (row >= this.starts.length) return null;
+    const start = this.starts.get(row);
+    if (start === -1) return null;
+    const count = this.counts.get(row);
+    const out = new Array<{ start: number; end: number }>(count);
+    for (let k = 0; k < count; k++) out[k] = { start: this.offsets.get(start + 2 * k), end: this.offsets.get(start + 2 * k + 1) };
+    return out;
   }
 }

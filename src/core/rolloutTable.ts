@@ -13,7 +13,7 @@ import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
 import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
-import { Column, Interner } from './columns';
+import { Column, Interner, SpanColumn } from './columns';
 import { RolloutReadings } from './rolloutReadings';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
@@ -42,10 +42,9 @@ const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
 /** A decision before the groups are decided: one shared placeholder. */
 const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
 
-/** Texts and offsets, kept only when the analysis keeps texts or raw offsets (the editor). */
+/** Texts and their offsets, kept only when the analysis keeps texts (editor text); offsets alone are kept in `rawSpans`. */
 interface RowTexts {
-  /** Null when texts are not kept (raw offsets only): the group's first row still has its prompt. */
-  prompt: string | null;
+  prompt: string;
   response: string;
   steps: Step[];
   rawSteps: { start: number; end: number }[] | null;
@@ -85,6 +84,8 @@ export class RolloutTable {
   private readonly falsePositives = new Map<number, FalsePositive>();
   private readonly labels = new Map<number, (number | null)[]>();
   private readonly texts: (RowTexts | undefined)[] = [];
+  /** Raw-line step offsets kept without the texts (the editor's file on disk), as columns; made on first use. */
+  private rawSpans: SpanColumn | null = null;
   /** Each group's key, its first row and the prompt (and the prompt's turns) that row keeps. */
   readonly groups = new Interner<string>();
   private readonly groupPrompts: string[] = [];
@@ -131,10 +132,13 @@ export class RolloutTable {
     this.decisionScore.push(Number.NaN);
     this.decisionConsistency.push(Number.NaN);
     if (row.stepLabels) this.labels.set(at, row.stepLabels);
-    if (keep.texts || keep.offsets) {
-      this.texts[at] = keep.texts
-        ? { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns }
-        : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps, promptReading: undefined, responseTurns: null };
+    if (keep.texts) {
+      this.texts[at] = { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns };
+      this.rawSpans?.add(null);
+    } else if (keep.offsets || this.rawSpans) {
+      // Only the offsets: two numbers a step in one column, not an object per step and per row.
+      this.rawSpans ??= new SpanColumn(at);
+      this.rawSpans.add(keep.offsets ? row.rawSteps : null);
     }
     return at;
   }
@@ -317,7 +321,7 @@ export class RolloutTable {
       responseChars: this.chars.get(row),
       gold: gold === -1 ? null : this.strings.value(gold),
       steps: texts ? texts.steps : NO_STEPS,
-      rawSteps: texts ? texts.rawSteps : null,
+      rawSteps: texts ? texts.rawSteps : (this.rawSpans?.spans(row) ?? null),
       stepScores: isScored ? this.stepScores(row) : NO_SCORES,
       stepNotes: this.stepNotes(row),
       scorer: this.scorer(row),
@@ -340,3 +344,4 @@ export class RolloutTable {
     };
   }
 }
+

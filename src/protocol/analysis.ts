@@ -2,8 +2,9 @@
  * Messages between the extension host and the analysis worker (`dist/analysisWorker.js`).
  * JSON-plain, discriminated on `type`. The host sends `analyse` requests; the worker answers each
  * with zero or more `progress` and `rollouts` chunks and then exactly one `analysed` or `failed`;
- * after each chunk the worker waits for a `more` request, so the host takes results in at its own
- * pace and its event loop never has a burst of messages to deserialise.
+ * the worker posts one chunk more than the host has asked for (`more`), so the host takes results
+ * in at its own pace, its event loop never has more than two chunks waiting to deserialise, and the
+ * worker makes the next chunk while the host reads the last.
  * `details` requests get exactly one `details` or `failed`. Results arrive in chunks so the host
  * never deserialises a whole 40 MB file's analysis in one event-loop turn.
  */
@@ -114,7 +115,7 @@ export const consent = request('toHost', 'consent', {
 const isSource = either(shape({ kind: literal('text'), text: isString }), shape({ kind: literal('path'), path: isString }));
 
 /**
- * Analyse a document: zero or more `progress`, `rollouts` chunks (each waits for a `more`) and
+ * Analyse a document: zero or more `progress`, `rollouts` chunks (each after the first two waits for a `more`) and
  * `consent` questions, then exactly one `analysed` or `failed`.
  */
 export const analyse = request('fromHost', 'analyse', {

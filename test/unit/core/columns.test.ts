@@ -1,0 +1,36 @@
+/**
+ * Spans per row held as one column (the editor's raw step offsets of a file on disk): each row
+ * gives back exactly the spans it was given, a row without spans (null) stays null, an empty
+ * list stays empty, and rows before the first one added have none.
+ */
+import { describe, expect, it } from 'vitest';
+import { SpanColumn } from '../../../src/core/columns';
+
+describe('SpanColumn', () => {
+  it('gives each row back its own spans, null or empty as it was given', () => {
+    const given = [
+      [{ start: 0, end: 5 }, { start: 7, end: 12 }],
+      null,
+      [],
+      [{ start: 3, end: 3 }],
+      Array.from({ length: 3000 }, (_, k) => ({ start: 10 * k, end: 10 * k + 9 })),
+      null,
+    ];
+    const column = new SpanColumn(0);
+    for (const spans of given) column.add(spans);
+    expect(given.map((_, row) => column.spans(row))).toEqual(given);
+  });
+
+  it('rows before the first added, and rows past the last, have no spans', () => {
+    const column = new SpanColumn(2);
+    column.add([{ start: 1, end: 2 }]);
+    expect([0, 1, 2, 3].map((row) => column.spans(row))).toEqual([null, null, [{ start: 1, end: 2 }], null]);
+  });
+
+  it('each call makes new objects: a caller that changes one does not change the column', () => {
+    const column = new SpanColumn(0);
+    column.add([{ start: 4, end: 8 }]);
+    column.spans(0)![0]!.start = 99;
+    expect(column.spans(0)).toEqual([{ start: 4, end: 8 }]);
+  });
+});
