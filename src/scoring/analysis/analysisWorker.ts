@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
 import {
   isHostToWorker,
+  packRawSteps,
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
@@ -62,7 +63,9 @@ function crashOnceForTests(): void {
 }
 
 function post(message: WorkerToHost): void {
-  port?.postMessage(message);
+  // A chunk's packed offsets are handed over, not copied.
+  if (message.type === 'rollouts' && message.rawSpans) port?.postMessage(message, [message.rawSpans.buffer as ArrayBuffer]);
+  else port?.postMessage(message);
 }
 
 /** Asks the host, and waits (a cancel answers no). */
@@ -162,7 +165,10 @@ interface Results {
 function* resultsOf({ request, analysis, durationMs, model }: Results): Generator<WorkerToHost> {
   const { requestId } = request;
   const rolloutAt = analysis.rows ? analysis.rows.at.bind(analysis.rows) : (row: number) => analysis.rollouts[row] as AnalysedRollout;
-  for (const rows of chunksOf(analysis, request.priorityLines)) yield { type: 'rollouts', requestId, rollouts: rows.map((row) => summariseRollout(rolloutAt(row))) };
+  for (const rows of chunksOf(analysis, request.priorityLines)) {
+    const rollouts = rows.map((row) => summariseRollout(rolloutAt(row)));
+    yield { type: 'rollouts', requestId, rollouts, rawSpans: packRawSteps(rollouts) };
+  }
   yield {
     type: 'analysed',
     requestId,
