@@ -5,32 +5,47 @@
 
 type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
 
-/** A typed array that grows by half as values are pushed. */
+/** Elements of one page of a column: past the first page, a column grows by whole pages. */
+const PAGE_BITS = 16;
+const PAGE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE - 1;
+
+/**
+ * A typed array that grows as values are pushed: its first page by half (copied) up to a page
+ * of 65,536 values, then a page at a time, never copied. Copying a long column on each growth left
+ * the old copies, twice the column's size in all, for the collector to find; when it was late, a
+ * large file's peak memory grew by that much.
+ */
 export class Column<T extends Typed> {
-  private data: T;
+  private readonly pages: T[];
   length = 0;
 
   constructor(private readonly make: new (length: number) => T, capacity = 1024) {
-    this.data = new make(capacity);
+    this.pages = [new make(Math.min(capacity, PAGE))];
   }
 
   push(value: number): void {
-    if (this.length === this.data.length) this.grow();
-    this.data[this.length++] = value;
+    const page = this.length >>> PAGE_BITS;
+    const at = this.length & PAGE_MASK;
+    if (page === this.pages.length) this.pages.push(new this.make(PAGE));
+    else if (page === 0 && at === (this.pages[0] as T).length) this.growFirst();
+    (this.pages[page] as T)[at] = value;
+    this.length++;
   }
 
   get(i: number): number {
-    return this.data[i] as number;
+    return (this.pages[i >>> PAGE_BITS] as T)[i & PAGE_MASK] as number;
   }
 
   set(i: number, value: number): void {
-    this.data[i] = value;
+    (this.pages[i >>> PAGE_BITS] as T)[i & PAGE_MASK] = value;
   }
 
-  private grow(): void {
-    const next = new this.make(Math.ceil(this.data.length * 1.5) + 16);
-    (next as Typed).set(this.data as never);
-    this.data = next;
+  private growFirst(): void {
+    const first = this.pages[0] as T;
+    const next = new this.make(Math.min(PAGE, Math.ceil(first.length * 1.5) + 16));
+    (next as Typed).set(first as never);
+    this.pages[0] = next;
   }
 }
 

@@ -4,7 +4,7 @@
  * list stays empty, and rows before the first one added have none.
  */
 import { describe, expect, it } from 'vitest';
-import { SpanColumn } from '../../../src/core/columns';
+import { Column, SpanColumn } from '../../../src/core/columns';
 
 describe('SpanColumn', () => {
   it('gives each row back its own spans, null or empty as it was given', () => {
@@ -32,5 +32,33 @@ describe('SpanColumn', () => {
     column.add([{ start: 4, end: 8 }]);
     column.spans(0)![0]!.start = 99;
     expect(column.spans(0)).toEqual([{ start: 4, end: 8 }]);
+  });
+});
+
+describe('Column', () => {
+  it('holds every value pushed, across its first page growing and the pages after it', () => {
+    for (const capacity of [0, 5, 1024, 1 << 20]) {
+      const column = new Column(Float64Array, capacity);
+      const n = 200_000;
+      for (let i = 0; i < n; i++) column.push(i * 0.5 - 7);
+      column.set(65_535, -1);
+      column.set(65_536, -2);
+      expect(column.length).toBe(n);
+      const wrong: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const want = i === 65_535 ? -1 : i === 65_536 ? -2 : i * 0.5 - 7;
+        if (column.get(i) !== want) wrong.push(i);
+      }
+      expect(wrong, `capacity ${capacity}`).toEqual([]);
+    }
+  });
+
+  it('keeps a typed array’s own conversions (an Int32 column truncates, a Uint8 one wraps)', () => {
+    const ints = new Column(Int32Array);
+    const bytes = new Column(Uint8Array);
+    for (const v of [1.7, -2.5, 2 ** 31]) ints.push(v);
+    for (const v of [255, 256, -1]) bytes.push(v);
+    expect([0, 1, 2].map((i) => ints.get(i))).toEqual([1, -2, -(2 ** 31)]);
+    expect([0, 1, 2].map((i) => bytes.get(i))).toEqual([255, 0, 255]);
   });
 });
