@@ -32,6 +32,7 @@ export function decideTable(table: RolloutTable, settings: ProfSettings): void {
   for (let row = 0; row < n; row++) order[next[groupOf[row]!]!++] = row;
   if (settings.variant === 'pos') return decideByMembers(table, settings, starts, order);
   decideColumns(table, columns, settings, starts, order);
+  table.commitDecisionColumns(columns);
 }
 
 /** The groups through `decideGroup` and `falsePositivesOf`, one member object per rollout. */

@@ -101,12 +101,16 @@ function valueEnd(raw: string, pos: number): number {
 
 /** Offset of the closing quote of the string literal whose opening quote is at `quote`. */
 export function stringEnd(raw: string, quote: number): number {
-  for (let i = quote + 1; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i;
+  // From quote to quote (a native search), not character by character: a quote ends the string
+  // unless an odd run of backslashes stands right before it.
+  for (let from = quote + 1; ;) {
+    const at = raw.indexOf('"', from);
+    if (at === -1) return raw.length;
+    let slashes = 0;
+    while (at - slashes - 1 >= from && raw.charCodeAt(at - slashes - 1) === 92) slashes++;
+    if (slashes % 2 === 0) return at;
+    from = at + 1;
   }
-  return raw.length;
 }
 
 function skipSpace(raw: string, from: number): number {
@@ -130,12 +134,24 @@ export function decodedToRaw(raw: string, location: RawLocation, offsets: readon
   let decoded = 0;
   let r = location.start;
   let k = 0;
+  // Where the next escape is: the plain text before it decodes one to one, and is skipped whole.
+  let escape = -1;
   while (k < order.length) {
     const idx = order[k] as number;
     const want = offsets[idx] as number;
     if (want <= decoded || r >= location.end) {
       result[idx] = want <= decoded ? r : location.end;
       k++;
+      continue;
+    }
+    if (escape < r) {
+      escape = raw.indexOf('\\', r);
+      if (escape === -1 || escape > location.end) escape = location.end;
+    }
+    if (escape > r) {
+      const plain = Math.min(escape - r, want - decoded);
+      r += plain;
+      decoded += plain;
       continue;
     }
     r += raw.charCodeAt(r) === 92 ? escapeWidth(raw, r) : 1;

@@ -13,7 +13,7 @@ import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
 import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
-import { Column, Interner } from './columns';
+import { Column, Interner, SpanColumn } from './columns';
 import { RolloutReadings } from './rolloutReadings';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
@@ -60,10 +60,9 @@ const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
 /** A decision before the groups are decided: one shared placeholder. */
 const PENDING_DECISION: Decision = Object.freeze({ id: -1, kept: false, reason: 'not-ranked-no-scores', steps: 0, score: null, consistency: null, penalised: false, rank: null });
 
-/** Texts and offsets, kept only when the analysis keeps texts or raw offsets (the editor). */
+/** Texts and their offsets, kept only when the analysis keeps texts (editor text); offsets alone are kept in `rawSpans`. */
 interface RowTexts {
-  /** Null when texts are not kept (raw offsets only): the group's first row still has its prompt. */
-  prompt: string | null;
+  prompt: string;
   response: string;
   steps: Step[];
   rawSteps: { start: number; end: number }[] | null;
@@ -103,6 +102,8 @@ export class RolloutTable {
   private readonly falsePositives = new Map<number, FalsePositive>();
   private readonly labels = new Map<number, (number | null)[]>();
   private readonly texts: (RowTexts | undefined)[] = [];
+  /** Raw-line step offsets kept without the texts (the editor's file on disk), as columns; made on first use. */
+  private rawSpans: SpanColumn | null = null;
   /** Each group's key, its first row and the prompt (and the prompt's turns) that row keeps. */
   readonly groups = new Interner<string>();
   private readonly groupPrompts: string[] = [];
@@ -149,10 +150,13 @@ export class RolloutTable {
     this.decisionScore.push(Number.NaN);
     this.decisionConsistency.push(Number.NaN);
     if (row.stepLabels) this.labels.set(at, row.stepLabels);
-    if (keep.texts || keep.offsets) {
-      this.texts[at] = keep.texts
-        ? { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns }
-        : { prompt: null, response: '', steps: NO_STEPS, rawSteps: row.rawSteps, promptReading: undefined, responseTurns: null };
+    if (keep.texts) {
+      this.texts[at] = { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns };
+      this.rawSpans?.add(null);
+    } else if (keep.offsets || this.rawSpans) {
+      // Only the offsets: two numbers a step in one column, not an object per step and per row.
+      this.rawSpans ??= new SpanColumn(at);
+      this.rawSpans.add(keep.offsets ? row.rawSteps : null);
     }
     return at;
   }
@@ -280,8 +284,9 @@ export class RolloutTable {
   }
 
   /**
-   * PROF's decisions as columns read and written in place (valid until the next `add` or the next
-   * call; an array may be longer than the table, rows past `count` being room): what they are
+   * PROF's decisions as columns read and written in place, kept by `commitDecisionColumns` (valid
+   * until the next `add` or the next call; an array may be longer than the table, rows past
+   * `count` being room): what they are
    * computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
    * unscored step) and outcome kind as an index of `kinds` — and where they go (the flags are
    * written too). False positives are set apart (`setFalsePositive`).
@@ -306,6 +311,16 @@ export class RolloutTable {
     groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
     outcomeKinds: new Uint8Array(0), reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
   };
+
+  /** Keeps what was written into `decisionColumns`' arrays (a column of several pages gave a copy). */
+  commitDecisionColumns(c: DecisionColumns): void {
+    this.flags.writeBack(c.flags);
+    this.decisionReason.writeBack(c.reason);
+    this.decisionSteps.writeBack(c.steps);
+    this.decisionScore.writeBack(c.score);
+    this.decisionConsistency.writeBack(c.consistency);
+    this.decisionRank.writeBack(c.rank);
+  }
 
   /** A row's false-positive verdict, set apart from `decisionColumns` (only where a rule fired). */
   setFalsePositive(row: number, fp: FalsePositive): void {
@@ -373,7 +388,7 @@ export class RolloutTable {
       responseChars: this.chars.get(row),
       gold: gold === -1 ? null : this.strings.value(gold),
       steps: texts ? texts.steps : NO_STEPS,
-      rawSteps: texts ? texts.rawSteps : null,
+      rawSteps: texts ? texts.rawSteps : (this.rawSpans?.spans(row) ?? null),
       stepScores: isScored ? this.stepScores(row) : NO_SCORES,
       stepNotes: this.stepNotes(row),
       scorer: this.scorer(row),
@@ -396,3 +411,4 @@ export class RolloutTable {
     };
   }
 }
+

@@ -2,8 +2,9 @@
  * Messages between the extension host and the analysis worker (`dist/analysisWorker.js`).
  * JSON-plain, discriminated on `type`. The host sends `analyse` requests; the worker answers each
  * with zero or more `progress` and `rollouts` chunks and then exactly one `analysed` or `failed`;
- * after each chunk the worker waits for a `more` request, so the host takes results in at its own
- * pace and its event loop never has a burst of messages to deserialise.
+ * the worker posts one chunk more than the host has asked for (`more`), so the host takes results
+ * in at its own pace, its event loop never has more than two chunks waiting to deserialise, and the
+ * worker makes the next chunk while the host reads the last.
  * `details` requests get exactly one `details` or `failed`. Results arrive in chunks so the host
  * never deserialises a whole 40 MB file's analysis in one event-loop turn.
  */
@@ -92,7 +93,12 @@ export const progress = message('toHost', 'progress', {
   /** Each endpoint's state while a served model scores. */
   endpoints: optional(isEndpointStatusList),
 });
-export const rollouts = message('toHost', 'rollouts', { ...id, rollouts: isArray as Guard<RolloutSummary[]> });
+/**
+ * A chunk of summaries. Their steps' raw offsets travel apart, packed in one transferred array
+ * (`packRawSteps`), and are put back on arrival (`unpackRawSteps`): copied as an object each they
+ * were most of what the host spent taking a large file's summaries in.
+ */
+export const rollouts = message('toHost', 'rollouts', { ...id, rollouts: isArray as Guard<RolloutSummary[]>, rawSpans: optional((value: unknown): value is Int32Array => value instanceof Int32Array) });
 export const analysed = message('toHost', 'analysed', { ...id, summary: outline<AnalysisSummary>({}) });
 export const detailsReply = message('toHost', 'details', { ...id, rollouts: isArray as Guard<RolloutDetail[]> });
 export const labelKeysReply = message('toHost', 'labelKeys', { ...id, keys: isArray as Guard<RolloutKeys[]> });
@@ -114,7 +120,7 @@ export const consent = request('toHost', 'consent', {
 const isSource = either(shape({ kind: literal('text'), text: isString }), shape({ kind: literal('path'), path: isString }));
 
 /**
- * Analyse a document: zero or more `progress`, `rollouts` chunks (each waits for a `more`) and
+ * Analyse a document: zero or more `progress`, `rollouts` chunks (each after the first two waits for a `more`) and
  * `consent` questions, then exactly one `analysed` or `failed`.
  */
 export const analyse = request('fromHost', 'analyse', {
@@ -177,4 +183,39 @@ export function summariseRollout(rollout: AnalysedRollout): RolloutSummary {
   const { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive } = rollout;
   const { lowSteps, firstLowStep, weakestStep, isScored, evidence, format, questionReading, outcomeField, rewards } = rollout;
   return { id, line, index, group, gold, rawSteps, stepScores, stepNotes, scorer, outcome, decision, falsePositive, lowSteps, firstLowStep, weakestStep, isScored, evidence, format, questionReading, outcomeField, rewards };
+}
+
+/**
+ * The summaries' raw step offsets as one array (per summary: the number of steps, -1 for none,
+ * then start and end of each), each summary's own list set to null: what `unpackRawSteps` reads.
+ */
+export function packRawSteps(summaries: RolloutSummary[]): Int32Array {
+  let length = summaries.length;
+  for (const s of summaries) length += s.rawSteps ? 2 * s.rawSteps.length : 0;
+  const packed = new Int32Array(length);
+  let at = 0;
+  for (const s of summaries) {
+    const spans = s.rawSteps;
+    packed[at++] = spans ? spans.length : -1;
+    if (spans) {
+      for (const span of spans) {
+        packed[at++] = span.start;
+        packed[at++] = span.end;
+      }
+    }
+    s.rawSteps = null;
+  }
+  return packed;
+}
+
+/** Puts back the raw step offsets `packRawSteps` took from these summaries. */
+export function unpackRawSteps(summaries: RolloutSummary[], packed: Int32Array): void {
+  let at = 0;
+  for (const s of summaries) {
+    const count = packed[at++] ?? -1;
+    if (count === -1) continue;
+    const spans = new Array<{ start: number; end: number }>(count);
+    for (let k = 0; k < count; k++, at += 2) spans[k] = { start: packed[at] as number, end: packed[at + 1] as number };
+    s.rawSteps = spans;
+  }
 }

@@ -19,6 +19,7 @@ const MODULES: Record<string, BenchModule> = { core, transcripts, checker, gradi
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.
+  if (process.argv[2] === 'child' && process.argv[3]?.startsWith('large-')) return largeFile.child(process.argv[3], process.argv[4] ?? '');
   if (process.argv[2] === 'child') return (process.argv[3]?.startsWith('explore-') ? explore.child : longLine.child)(process.argv[3] ?? '', process.argv[4] ?? '');
   const wanted = process.argv.slice(2).filter((a) => a in MODULES);
   const names = wanted.length ? wanted : Object.keys(MODULES);

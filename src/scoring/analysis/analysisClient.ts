@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import {
   isWorkerToHost,
+  unpackRawSteps,
   type AnalyseRequest,
   type AnalysisSummary,
   type RolloutDetail,
@@ -96,6 +97,7 @@ export class AnalysisClient {
         if (message.type === 'progress') callbacks.onProgress?.(message.done, message.total, message.activity, message.endpoints);
         if (message.type === 'consent') void this.answerConsent(message.requestId, message.plan, controller.signal, callbacks.onConsent);
         if (message.type !== 'rollouts') return;
+        if (message.rawSpans) unpackRawSteps(message.rollouts, message.rawSpans);
         rollouts.push(...message.rollouts);
         callbacks.onChunk?.(message.rollouts);
         // Ask for the next chunk only after a turn of the event loop, so other work runs between chunks.

@@ -5,9 +5,10 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { AnalysedRollout, FileAnalysis } from '../../core/fileAnalysis';
+import { rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
 import {
   isHostToWorker,
+  packRawSteps,
   summariseRollout,
   type AnalyseRequest,
   type DetailsRequest,
@@ -30,6 +31,8 @@ import { errorText } from '../../core/errorText';
 
 /** Rollout summaries per message: small enough that the host deserialises one in a few ms. */
 const CHUNK_SIZE = 400;
+/** Chunks posted before the host's first `more`; each `more` then posts one, so at most this many wait for the host. */
+const CHUNKS_AHEAD = 2;
 /** Progress messages are throttled; the status bar does not need more. */
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -40,8 +43,8 @@ const models = new ModelScorers();
 const cas = new CasClient();
 const analyses = new Map<string, KeptAnalysis>();
 const running = new Map<number, AbortController>();
-/** Results waiting for the host's `more`: the remaining chunks, then the closing message. */
-const outboxes = new Map<number, WorkerToHost[]>();
+/** Results waiting for the host's `more`: the remaining chunks (made when asked for), then the closing message. */
+const outboxes = new Map<number, Generator<WorkerToHost>>();
 /** The Rollout Explorer's and the Compare view's queries, over the kept analyses. */
 const explorers = new ExplorerRequests((documentKey) => analyses.get(documentKey));
 /** Analyses waiting for the user's answer about sending rollouts to a critic. */
@@ -60,7 +63,9 @@ function crashOnceForTests(): void {
 }
 
 function post(message: WorkerToHost): void {
-  port?.postMessage(message);
+  // A chunk's packed offsets are handed over, not copied.
+  if (message.type === 'rollouts' && message.rawSpans) port?.postMessage(message, [message.rawSpans.buffer as ArrayBuffer]);
+  else port?.postMessage(message);
 }
 
 /** Asks the host, and waits (a cancel answers no). */
@@ -124,14 +129,28 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   }
 }
 
-/** Chunks in sending order: the rollouts on the lines the user sees first, then file order. */
-function chunksOf(analysis: FileAnalysis, priority: AnalyseRequest['priorityLines']): AnalysedRollout[][] {
-  const isPriority = (r: AnalysedRollout): boolean => !!priority && r.line >= priority.from && r.line <= priority.to;
-  const first = analysis.rollouts.filter(isPriority);
-  const rest = first.length > 0 ? analysis.rollouts.filter((r) => !isPriority(r)) : analysis.rollouts;
-  const chunks: AnalysedRollout[][] = first.length > 0 ? [first] : [];
-  for (let start = 0; start < rest.length; start += CHUNK_SIZE) chunks.push(rest.slice(start, start + CHUNK_SIZE));
-  return chunks;
+/**
+ * Rows in sending order, a chunk at a time: the rollouts on the lines the user sees first (one
+ * chunk), then the rest in file order. Made as they are sent, from the analysis's columns, so its
+ * rollouts are never all objects at once.
+ */
+function* chunksOf(analysis: FileAnalysis, priority: AnalyseRequest['priorityLines']): Generator<number[]> {
+  const count = rolloutCount(analysis);
+  const lineOf = analysis.rows ? analysis.rows.line.bind(analysis.rows) : (row: number) => (analysis.rollouts[row] as AnalysedRollout).line;
+  const isPriority = (row: number): boolean => !!priority && lineOf(row) >= priority.from && lineOf(row) <= priority.to;
+  const first: number[] = [];
+  for (let row = 0; row < count; row++) if (isPriority(row)) first.push(row);
+  if (first.length > 0) yield first;
+  let chunk: number[] = [];
+  for (let row = 0; row < count; row++) {
+    if (first.length > 0 && isPriority(row)) continue;
+    chunk.push(row);
+    if (chunk.length === CHUNK_SIZE) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 interface Results {
@@ -142,11 +161,15 @@ interface Results {
   model: { modelError?: string | undefined; modelDeclined?: string | undefined; endpoints?: EndpointStatus[] | undefined; threshold?: ThresholdSource | undefined };
 }
 
-function sendResults({ request, analysis, durationMs, model }: Results): void {
+/** The messages of a finished analysis, made one at a time as the host asks for them: the chunks, then the closing message. */
+function* resultsOf({ request, analysis, durationMs, model }: Results): Generator<WorkerToHost> {
   const { requestId } = request;
-  const outbox: WorkerToHost[] = chunksOf(analysis, request.priorityLines)
-    .map((chunk) => ({ type: 'rollouts', requestId, rollouts: chunk.map(summariseRollout) }));
-  outbox.push({
+  const rolloutAt = analysis.rows ? analysis.rows.at.bind(analysis.rows) : (row: number) => analysis.rollouts[row] as AnalysedRollout;
+  for (const rows of chunksOf(analysis, request.priorityLines)) {
+    const rollouts = rows.map((row) => summariseRollout(rolloutAt(row)));
+    yield { type: 'rollouts', requestId, rollouts, rawSpans: packRawSteps(rollouts) };
+  }
+  yield {
     type: 'analysed',
     requestId,
     summary: {
@@ -154,25 +177,28 @@ function sendResults({ request, analysis, durationMs, model }: Results): void {
       report: analysis.report,
       scorer: analysis.scorer,
       settings: analysis.settings,
-      rolloutCount: analysis.rollouts.length,
+      rolloutCount: rolloutCount(analysis),
       durationMs,
       ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
       ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),
       ...(model.endpoints === undefined ? {} : { endpoints: model.endpoints }),
       ...(model.threshold === undefined ? {} : { threshold: model.threshold }),
     },
-  });
-  outboxes.set(requestId, outbox);
-  sendNext(requestId);
+  };
+}
+
+function sendResults(results: Results): void {
+  outboxes.set(results.request.requestId, resultsOf(results));
+  // One chunk ahead of the host: it reads one while this thread makes (and copies) the next.
+  for (let i = 0; i < CHUNKS_AHEAD; i++) sendNext(results.request.requestId);
 }
 
 /** Posts the next waiting message of a request; the last one closes it. */
 function sendNext(requestId: number): void {
-  const outbox = outboxes.get(requestId);
-  const next = outbox?.shift();
-  if (!next) return;
-  if (outbox?.length === 0) outboxes.delete(requestId);
-  post(next);
+  const next = outboxes.get(requestId)?.next();
+  if (!next || next.done) return void outboxes.delete(requestId);
+  if (next.value.type === 'analysed') outboxes.delete(requestId);
+  post(next.value);
 }
 
 async function details(request: DetailsRequest): Promise<void> {

@@ -124,7 +124,10 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
       options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`, endpointsOf(modelScorer));
     },
   });
-  return { analysis: { ...read.analysis, fileName: options.fileName }, ...(read.lines ? { lines: read.lines } : {}), ...chosen };
+  // Named in place: a copy (a spread) would read the lazy \`rollouts\` and make every rollout an object.
+  const analysis = read.analysis;
+  analysis.fileName = options.fileName;
+  return { analysis, ...(read.lines ? { lines: read.lines } : {}), ...chosen };
 }
 
 /** Null when sending may go ahead; otherwise what the user declined to send. */

@@ -3,7 +3,7 @@
  * of text from the editor keeps them; one of a file streamed from disk does not (a large file's
  * texts would not fit), so they are read back from the rollout's line on disk.
  */
-import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { AnalysedRollout, FileAnalysis } from '../../core/fileAnalysis';
 import { summariseRollout, type RolloutDetail } from '../../protocol/analysis';
 import { readRolloutTexts, type LineIndex } from './analysePath';
 
@@ -52,8 +52,7 @@ export async function rolloutDetails(kept: KeptAnalysis, ids: readonly number[])
 
 /** The rollouts with these ids, with their texts whole (for content keys, never sent to the host as they are). */
 export async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): Promise<RolloutDetail[]> {
-  const wanted = new Set(ids);
-  const rollouts = kept.analysis.rollouts.filter((r) => wanted.has(r.id));
+  const rollouts = rolloutsWithIds(kept.analysis, ids);
   if (!kept.disk) return rollouts.map((r) => ({ ...summariseRollout(r), prompt: r.prompt, response: r.response, steps: r.steps, responseTurns: r.responseTurns, ...(r.promptReading ? { promptReading: r.promptReading } : {}) }));
   const texts = await readRolloutTexts(kept.disk.path, kept.disk.lines, rollouts, kept.analysis.settings);
   return rollouts.map((r, i) => {
@@ -63,4 +62,19 @@ export async function fullDetails(kept: KeptAnalysis, ids: readonly number[]): P
     }
     return { ...summariseRollout(r), prompt: text.prompt, response: text.response, steps: text.steps, responseTurns: text.responseTurns, ...(text.promptReading ? { promptReading: text.promptReading } : {}) };
   });
+}
+
+/**
+ * The analysis's rollouts with these ids, once each, in file order; from its columns when it
+ * holds them (only these rollouts are made), else from its list.
+ */
+function rolloutsWithIds(analysis: FileAnalysis, ids: readonly number[]): AnalysedRollout[] {
+  const rows = analysis.rows;
+  if (!rows) {
+    const wanted = new Set(ids);
+    return analysis.rollouts.filter((r) => wanted.has(r.id));
+  }
+  // A rollout's id is its row.
+  const sorted = [...new Set(ids)].filter((id) => Number.isInteger(id) && id >= 0 && id < rows.count).sort((a, b) => a - b);
+  return sorted.map((row) => rows.at(row));
 }

@@ -5,6 +5,7 @@
  * never all in memory together.
  */
 import { rolloutKey, stepKey } from '../../core/labels/contentKey';
+import { rolloutCount } from '../../core/fileAnalysis';
 import type { RolloutKeys } from '../../protocol/analysis';
 import { fullDetails, type KeptAnalysis } from '../analysis/rolloutDetails';
 
@@ -13,7 +14,8 @@ const SLICE = 500;
 
 /** Every rollout's key (`ids` null), or the keys and step keys of the rollouts with these ids. */
 export async function labelKeysOf(kept: KeptAnalysis, ids: readonly number[] | null): Promise<RolloutKeys[]> {
-  const wanted = ids ?? kept.analysis.rollouts.map((r) => r.id);
+  // A rollout's id is its row (0, 1, 2 … in file order).
+  const wanted = ids ?? Array.from({ length: rolloutCount(kept.analysis) }, (_, row) => row);
   const keys: RolloutKeys[] = [];
   for (let start = 0; start < wanted.length; start += SLICE) {
     for (const detail of await fullDetails(kept, wanted.slice(start, start + SLICE))) {

@@ -21,13 +21,13 @@ interface Case {
 }
 
 /** A random table, groups interleaved, and the same rollouts as decideAll's members. */
-function makeCase(seed: number): Case {
+function makeCase(seed: number, rowCount?: number): Case {
   const rand = random(seed);
   const table = new RolloutTable();
   const members: GroupMember[] = [];
   const rowsOf: { group: string; kind: OutcomeKind; isScored: boolean; stepScores: (number | null)[] }[] = [];
   const groups = 1 + Math.floor(rand() * 12);
-  const rows = Math.floor(rand() * 160);
+  const rows = rowCount ?? Math.floor(rand() * 160);
   // A few score values only, so that consistencies tie often; sometimes a group far larger than 32.
   const values = [0, 0.25, 0.5, 0.5 + 1e-12, 0.75, 1, -0];
   for (let row = 0; row < rows; row++) {
@@ -89,5 +89,16 @@ describe('decideTable', () => {
     expect(compared).toBeGreaterThan(20000);
     expect(ties).toBeGreaterThan(100);
     expect(suspected).toBeGreaterThan(100);
+  });
+
+  it('decides a table longer than a column page (65,536 rows) as decideAll does', () => {
+    const { table, members } = makeCase(11, 70_000);
+    const settings = resolveSettings({ m: 4 });
+    decideTable(table, settings);
+    const expected = decideAll(members, settings);
+    // Rows on the second page are decided too, and what was decided there is kept.
+    expect(table.decision(69_999)).toEqual(expected.decisions[69_999]);
+    expect(Array.from({ length: table.count }, (_, row) => table.decision(row))).toEqual(expected.decisions);
+    expect(Array.from({ length: table.count }, (_, row) => table.falsePositive(row))).toEqual(expected.falsePositives);
   });
 });

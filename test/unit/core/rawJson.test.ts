@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodedToRaw, locateString } from '../../../src/core/rawJson';
+import { decodedToRaw, locateString, stringEnd } from '../../../src/core/rawJson';
 import { rawStepSpans } from '../../../src/core/fileAnalysis';
 import { splitSteps } from '../../../src/core/steps';
 import { keepResponses } from '../../../src/core/rawEdit';
@@ -39,6 +39,34 @@ describe('step offsets in the raw line', () => {
         const spans = rawStepSpans(raw, { responsePath: ['response'], responseShift: 0 }, steps)!;
         spans.forEach((s, i) => expect(decodeSlice(raw, s.start, s.end)).toBe(steps[i]!.text));
       }),
+    );
+  });
+
+  it('property: the string scan that jumps from quote to quote and over plain text finds what a scan of every character finds', () => {
+    // The scans as they were, one character at a time: what the faster ones must agree with on any text, well formed or not.
+    const slowStringEnd = (raw: string, quote: number): number => {
+      for (let i = quote + 1; i < raw.length; i++) {
+        if (raw.charCodeAt(i) === 92) i++;
+        else if (raw.charCodeAt(i) === 34) return i;
+      }
+      return raw.length;
+    };
+    const slowDecodedToRaw = (raw: string, loc: { start: number; end: number }, offsets: number[]): number[] => offsets.map((want) => {
+      let r = loc.start;
+      let decoded = 0;
+      for (; decoded < want && r < loc.end; decoded++) r += raw.charCodeAt(r) === 92 ? (raw.charCodeAt(r + 1) === 117 ? 6 : 2) : 1;
+      return decoded >= want ? r : loc.end;
+    });
+    const piece = fc.constantFrom('a', 'bc ', '"', '\\', '\\"', '\\\\', '\\n', '\\u00e9', 'é', '😀', '}', ',');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(60), { maxLength: 8 }), (pieces, offsets) => {
+        const raw = `{"r":"${pieces.join('')}`;
+        const end = slowStringEnd(raw, 5);
+        expect(stringEnd(raw, 5)).toBe(end);
+        const loc = { start: 6, end };
+        expect(decodedToRaw(raw, loc, offsets)).toEqual(slowDecodedToRaw(raw, loc, offsets));
+      }),
+      { numRuns: 2000 },
     );
   });
 
