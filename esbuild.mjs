@@ -23,11 +23,24 @@ const casApart = {
     build.onResolve({ filter: /^@cortex-js\/compute-engine$/ }, () => ({ path: './computeEngine.mjs', external: true }));
   },
 };
+// The CLI's commands bundle leaves out the libraries only some commands use (RE2 for `regex:` splits
+// and searches, the parquet reader, the tokenizer of token-id traces: half its code): each is a
+// bundle of its own beside it, required on first use, so every command starts without reading them.
+const VENDORED = { re2js: 're2js', hyparquet: 'hyparquet', '@huggingface/tokenizers': 'tokenizers' };
+const vendorApart = {
+  name: 'vendor-apart',
+  setup(build) {
+    build.onResolve({ filter: /^(re2js|hyparquet|@huggingface\/tokenizers)$/ }, (args) => ({ path: `./vendor/${VENDORED[args.path]}.js`, external: true }));
+  },
+};
+const vendorBundles = Object.entries(VENDORED).map(([pkg, name]) => ({
+  ...node, sourcemap: false, stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile: `dist/vendor/${name}.js`,
+}));
 const entries = [
   // dist/cli.js only loads dist/cliMain.js (the commands) through V8's code cache: see src/cli/entry.ts.
   { ...node, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/cli.js' },
   // No `import()` left in it (onnxruntime-node is required instead): code run from V8's cache cannot serve one.
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [casApart], supported: { 'dynamic-import': false } },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [casApart, vendorApart], supported: { 'dynamic-import': false } },
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/scorers/onnx/onnxWorker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/scorers/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
@@ -53,7 +66,8 @@ const entries = [
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
     entryPoints: ['webview/compare/compareMain.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
   },
-].filter((e) => existsSync(e.entryPoints[0]));
+  ...vendorBundles,
+].filter((e) => !e.entryPoints || existsSync(e.entryPoints[0]));
 
 if (isWatch) {
   for (const e of entries) await (await esbuild.context(e)).watch();

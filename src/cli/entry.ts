@@ -4,9 +4,9 @@
  * same megabyte of code at every start. The cache is the bundle's compiled code as a run left it,
  * written once (when missing or refused) to a folder of the user's own in the system's temporary
  * folder, as Node's own compile cache does (Node 22's `module.enableCompileCache`; this Node may be
- * 20). It is named by the bundle's path, size and time and the Node version (a new build's replaces
- * the old one's), and V8 refuses data that does not fit the source; then the bundle compiles as
- * usual and the cache is written again.
+ * 20). It is named by the bundle's path, size and time, the Node version (a new build's replace
+ * the old one's) and the command (each command's holds the code that command runs), and V8 refuses
+ * data that does not fit the source; then the bundle compiles as usual and the cache is written again.
  * `PROF_LENS_CODE_CACHE=0`, or a folder that is not the user's: no cache. The bundle holds no
  * `import()` (esbuild turns it into `require`): code run from a cache could not serve one.
  */
@@ -27,7 +27,8 @@ function load(): CliBundle {
   if (!folder) return bundleRequire(BUNDLE) as CliBundle;
   const source = readFileSync(BUNDLE, 'utf8');
   const info = statSync(BUNDLE);
-  const cachePath = join(folder, `${cachePrefix()}${info.size}-${Math.floor(info.mtimeMs)}-${process.version}-${process.arch}.bin`);
+  const build = `${cachePrefix()}${info.size}-${Math.floor(info.mtimeMs)}-${process.version}-${process.arch}-`;
+  const cachePath = join(folder, `${build}${commandWord()}.bin`);
   let cached: Buffer | undefined;
   try {
     cached = readFileSync(cachePath);
@@ -38,7 +39,7 @@ function load(): CliBundle {
   const script = new vm.Script(wrapper, { filename: BUNDLE, ...(cached ? { cachedData: cached } : {}) });
   const bundle = { exports: {} as CliBundle };
   (script.runInThisContext() as (...args: unknown[]) => void).call(bundle.exports, bundle.exports, bundleRequire, bundle, BUNDLE, dirname(BUNDLE));
-  if (!cached || script.cachedDataRejected) process.once('exit', () => save(cachePath, script));
+  if (!cached || script.cachedDataRejected) process.once('exit', () => save(cachePath, build, script));
   return bundle.exports;
 }
 
@@ -63,8 +64,17 @@ function cachePrefix(): string {
   return `cli-${hash.toString(16)}-`;
 }
 
+/**
+ * The command this run is for, as its cache is named: each command's cache holds the code that
+ * command compiled (a cache made by `--help` would leave `report` to compile its own every time).
+ */
+function commandWord(): string {
+  const word = process.argv[2] ?? '';
+  return /^[a-z]{1,16}$/.test(word) ? word : 'other';
+}
+
 /** The code compiled so far (the functions this run used), written whole or not at all. */
-function save(cachePath: string, script: vm.Script): void {
+function save(cachePath: string, build: string, script: vm.Script): void {
   try {
     const part = `${cachePath}.${process.pid}`;
     writeFileSync(part, script.createCachedData(), { mode: 0o600 });
@@ -72,7 +82,7 @@ function save(cachePath: string, script: vm.Script): void {
     // The caches of earlier builds of this same bundle are of no more use (other installs keep theirs).
     const prefix = cachePrefix();
     for (const name of readdirSync(dirname(cachePath))) {
-      if (name.startsWith(prefix) && name.endsWith('.bin') && join(dirname(cachePath), name) !== cachePath) rmSync(join(dirname(cachePath), name), { force: true });
+      if (name.startsWith(prefix) && name.endsWith('.bin') && !name.startsWith(build)) rmSync(join(dirname(cachePath), name), { force: true });
     }
   } catch {
     // A cache that cannot be written costs the next start its compile time, nothing else.

@@ -44,7 +44,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   // answers may hold escape sequences); the progress line keeps its carriage return.
   // The command's CAS worker starts on the first answer or claim that needs it.
   const cas = new CasClient();
-  const safeIo: CliIo = { ...io, cas, stderr: (t) => io.stderr(terminalText(t, { keepCarriageReturn: true })) };
+  // Its properties copied as they are, not spread: a spread would read `isStderrTty` and `ask` now,
+  // making the streams they look at.
+  const safeIo = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
+  safeIo.cas = cas;
+  safeIo.stderr = (t) => io.stderr(terminalText(t, { keepCarriageReturn: true }));
   try {
     const command = await load();
     return await command(rest, safeIo);

@@ -9,7 +9,6 @@ import { readdir as readdirCallback, readFile as readFileCallback, stat as statC
 import { promisify } from 'node:util';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
 import type { AdaptContext, TokenDecoder } from '../../core/formatsTrainers';
 import { InputFile } from './inputFile';
 
@@ -106,6 +105,8 @@ const loaded = new Map<string, Promise<TokenDecoder>>();
 async function loadDecoder(dir: string, name: string): Promise<TokenDecoder> {
   const json = JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')) as object;
   const config = await readFile(join(dir, 'tokenizer_config.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>, () => ({}));
+  // Loaded here, for the one kind of file that needs it: every other command starts without it.
+  const { Tokenizer } = await import('@huggingface/tokenizers');
   const tokenizer = new Tokenizer(json, config);
   // Special tokens are kept: the chat template's tags tell the transcript reader where turns are.
   return { name: `${name} (${dir})`, decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }) };
