@@ -144,14 +144,15 @@ class DecidedLines {
     return found.length > 0 ? found : undefined;
   }
 
+  // `rollouts` is read only when there are no columns: reading it makes every rollout an object.
   private lineOf(row: number): number {
-    const { rows, rollouts } = this.analysis;
-    return rows ? rows.line(row) : rollouts[row]!.line;
+    const rows = this.analysis.rows;
+    return rows ? rows.line(row) : this.analysis.rollouts[row]!.line;
   }
 
   private decided(row: number): Decided {
-    const { rows, rollouts } = this.analysis;
-    return rows ? { index: rows.index(row), decision: { kept: rows.isKept(row) } } : rollouts[row]!;
+    const rows = this.analysis.rows;
+    return rows ? { index: rows.index(row), decision: { kept: rows.isKept(row) } } : this.analysis.rollouts[row]!;
   }
 }
 

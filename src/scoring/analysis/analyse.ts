@@ -304,12 +304,14 @@ export class Analyzer {
 /** What the report reads of each rollout, from the table: one entry object, filled in row by row. */
 function* reportEntries(table: RolloutTable): Generator<ReportEntry> {
   const entry: ReportEntry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '', format: 'generic', questionReading: { kind: 'plain' } };
+  // One decision object refilled row after row: the report reads each entry before the next.
+  const decision = {} as Decision;
   for (let row = 0; row < table.count; row++) {
     entry.group = table.group(row);
     entry.format = table.format(row);
     entry.questionReading = table.questionReading(row);
     entry.outcome = table.outcome(row);
-    entry.decision = table.decision(row);
+    entry.decision = table.decision(row, decision);
     entry.falsePositive = table.falsePositive(row);
     entry.scorer = table.scorer(row);
     yield entry;
