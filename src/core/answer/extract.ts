@@ -71,6 +71,8 @@ const ANSWER_HEADING = /(?:^|\n)#{1,6}[ \t]*Answer[ \t]*:?[ \t]*\n/gi;
 
 /** PRM800K: the text after the last `# Answer` heading, up to a blank line. */
 function extractAnswerHeading(response: string): ExtractedAnswer | null {
+  // No `#`, no heading: a native search spares the pattern's try at every line start.
+  if (response.indexOf('#') === -1) return null;
   const match = lastMatch(ANSWER_HEADING, response);
   if (match === null) return null;
   let start = match.index + match[0].length;
@@ -102,6 +104,8 @@ const A_COLON = /(?:^|\n|\\n)[ \t]*(?:A:(?=[ \t])|####)[ \t]*/g;
 
 /** GSM8K: `A: 18` in the OpenAI model solutions, `#### 18` in the dataset's own solutions. */
 function extractAColon(response: string): ExtractedAnswer | null {
+  // The pattern needs `A:` or `####` as written (it is case-sensitive): without either, no try.
+  if (response.indexOf('A:') === -1 && response.indexOf('####') === -1) return null;
   const match = lastMatch(A_COLON, response);
   if (match === null) return null;
   const start = match.index + match[0].length;
