@@ -21,6 +21,7 @@ import type { ProfSettings } from '../../core/profSettings';
 import { readDocument } from '../../scoring/analysis/analysePath';
 import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
+import { lineText } from '../../scoring/analysis/fileLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/output/outputFiles';
@@ -103,10 +104,16 @@ async function writeKept(job: KeptJob): Promise<number> {
     }
   } else {
     // A parquet row's bytes are its JSON text and a line break: it is written as a line of JSON Lines.
-    for await (const lines of readInputLines(input.path, { input, keepBytes: true, onChunk: (b) => copied.update(b) })) {
+    // A line's text is decoded only when some of its responses are kept and others not (the bytes
+    // of a line kept whole are copied as read); each line is written before the next read.
+    for await (const lines of readInputLines(input.path, { input, keepBytes: true, textOnDemand: true, onChunk: (b) => copied.update(b) })) {
       for (const line of lines) {
         if (!line.bytes) continue;
-        const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, decided.of(line.line), settings.fields);
+        const rollouts = decided.of(line.line);
+        if (!rollouts) continue;
+        let text: { raw: string; invalidUtf8: boolean } | undefined;
+        const lineBytes = { bytes: line.bytes, get raw() { return (text ??= lineText(line)).raw; }, get invalidUtf8() { return (text ??= lineText(line)).invalidUtf8; } };
+        const bytes = keptLineBytes(lineBytes, rollouts, settings.fields);
         if (bytes === null) continue;
         await out.write(bytes);
         written++;

@@ -17,6 +17,11 @@ export interface FileLine extends TextLine {
   byteEnd: number;
   /** The line's bytes, terminator included, when they were asked for (and the line is not over the length limit). */
   bytes?: Buffer;
+  /**
+   * Read with `textOnDemand` and held within one read: `raw` is empty (its text is `lineText`),
+   * and `bytes` is a view of the read buffer, valid until the next batch is asked for.
+   */
+  textOnDemand?: true;
 }
 
 /** How a file is read. */
@@ -25,6 +30,12 @@ export interface ReadLinesOptions {
   input?: InputFile;
   /** Give each line its bytes, so it can be copied exactly (invalid UTF-8, CRLF and all). */
   keepBytes?: boolean;
+  /**
+   * With `keepBytes`: a line held within one read is not decoded and its bytes are not copied
+   * (`FileLine.textOnDemand`), for a caller that needs the text of few lines and uses each line
+   * before asking for the next batch (`filter`'s second read copies the kept lines' bytes).
+   */
+  textOnDemand?: boolean;
   /** Hears every chunk read, in order (to hash what was read). */
   onChunk?: (bytes: Uint8Array) => void;
   /** Lines longer than this are not read (`TextLine.tooLongBytes`); default `MAX_LINE_BYTES`. */
@@ -49,7 +60,7 @@ export async function* readFileLines(path: string, chunkBytes = CHUNK, options: 
   // Only a regular file is read: `/dev/zero` never ends and a FIFO blocks (refused by type, not by running out of memory).
   const input = options.input ?? InputFile.open(path);
   try {
-    const splitter = new LineSplitter({ byte: 0, line: 1 }, { keepBytes: options.keepBytes === true, maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES });
+    const splitter = new LineSplitter({ byte: 0, line: 1 }, { keepBytes: options.keepBytes === true, textOnDemand: options.textOnDemand === true, maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES });
     let position = 0;
     // One buffer for every read: the splitter decodes what it is given before it returns (an
     // unfinished line keeps its text and at most three bytes of a split character, copied), so
@@ -79,13 +90,15 @@ export class LineSplitter {
   private line: number;
 
   private readonly keepBytes: boolean;
+  private readonly textOnDemand: boolean;
   private readonly maxLineBytes: number;
 
   /** `at` is where the first chunk starts in the file (a BOM is only stripped at byte 0). */
-  constructor(at: { byte: number; line: number } = { byte: 0, line: 1 }, options: { keepBytes?: boolean; maxLineBytes?: number } = {}) {
+  constructor(at: { byte: number; line: number } = { byte: 0, line: 1 }, options: { keepBytes?: boolean; textOnDemand?: boolean; maxLineBytes?: number } = {}) {
     this.lineStart = at.byte;
     this.line = at.line;
     this.keepBytes = options.keepBytes === true;
+    this.textOnDemand = this.keepBytes && options.textOnDemand === true;
     this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   }
 
@@ -139,6 +152,13 @@ export class LineSplitter {
       // Not one string: past V8's limit it cannot be, and far before it one line must not sink the file.
       return { line: this.line++, raw: '', terminated: end.terminator > 0, byteStart, byteEnd, tooLongBytes: length };
     }
+    if (this.textOnDemand && !pending) {
+      // Within one read, the terminator's bytes follow the line's in the same buffer (a `\r` at a
+      // read's end made the line pending).
+      const line: FileLine = { line: this.line++, raw: '', terminated: end.terminator > 0, byteStart, byteEnd, bytes: Buffer.from(tail.buffer, tail.byteOffset, tail.length + end.terminator), textOnDemand: true };
+      if (end.isLoneCr) line.endsAtLoneCr = true;
+      return line;
+    }
     const decoded = pending ? pending.close(tail) : decode(tail);
     // The BOM is part of line 1's bytes (filter copies them) but not of its text.
     const raw = byteStart === 0 && decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
@@ -148,6 +168,19 @@ export class LineSplitter {
     if (this.keepBytes) line.bytes = Buffer.concat([...(pending?.byteParts ?? []), tail, TERMINATORS[end.terminator === 1 && end.isLoneCr ? 3 : end.terminator]!]);
     return line;
   }
+}
+
+/**
+ * The text of a line read with `textOnDemand`, as it would have been decoded when read (a BOM
+ * at the file's start left out), and whether its bytes were not valid UTF-8.
+ */
+export function lineText(line: FileLine): { raw: string; invalidUtf8: boolean } {
+  if (!line.textOnDemand || !line.bytes) return { raw: line.raw, invalidUtf8: line.invalidUtf8 === true };
+  const bytes = line.bytes;
+  const terminator = !line.terminated ? 0 : bytes.length >= 2 && bytes[bytes.length - 2] === 13 && bytes[bytes.length - 1] === LF ? 2 : 1;
+  const decoded = decode(bytes.subarray(0, bytes.length - terminator));
+  const raw = line.byteStart === 0 && decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+  return { raw, invalidUtf8: decoded.isInvalidUtf8 };
 }
 
 /** Line terminators by length: none, `\n`, `\r\n`; and (index 3) a lone `\r`. */

@@ -90,6 +90,7 @@ function via(a: { path: string; id: Identity }, b: { path: string; id: Identity 
 
 /** A file being written next to its target, renamed over it only on `commit()`. */
 export interface AtomicWriter {
+  /** Bytes are copied, or written, before it resolves: the caller may reuse them after. Writes are in order. */
   write(data: string | Uint8Array): Promise<void>;
   /** Flush, sync and rename over the target. */
   commit(): Promise<void>;
@@ -171,26 +172,37 @@ function directWriter(handle: FileHandle): AtomicWriter {
   };
 }
 
-/** Collects small writes (text or bytes) into writes of about 1 MB. */
+/**
+ * Collects small writes (text or bytes) into writes of at most 1 MB: each is encoded or copied
+ * into one buffer, reused from write to write (no object per piece for the collector to find).
+ */
 class WriteBuffer {
-  private pieces: (string | Uint8Array)[] = [];
-  private size = 0;
+  private buffer: Buffer | null = null;
+  private used = 0;
 
   constructor(private readonly handle: FileHandle) {}
 
   async write(data: string | Uint8Array): Promise<void> {
-    this.pieces.push(data);
-    this.size += data.length;
-    if (this.size >= BUFFER_SIZE) await this.flush();
+    // The most bytes `data` can take: a UTF-16 code unit is at most 3 bytes of UTF-8.
+    const most = typeof data === 'string' ? data.length * 3 : data.length;
+    if (most > BUFFER_SIZE - this.used) {
+      await this.flush();
+      // Written now, as it is: no copy of a large piece.
+      if (most > BUFFER_SIZE) return void (await this.handle.writeFile(data));
+    }
+    const buffer = (this.buffer ??= Buffer.allocUnsafe(BUFFER_SIZE));
+    if (typeof data === 'string') this.used += buffer.write(data, this.used, 'utf8');
+    else {
+      buffer.set(data, this.used);
+      this.used += data.length;
+    }
   }
 
   async flush(): Promise<void> {
-    if (this.pieces.length === 0) return;
-    const pieces = this.pieces;
-    this.pieces = [];
-    this.size = 0;
-    const isText = pieces.every((p) => typeof p === 'string');
-    await this.handle.writeFile(isText ? pieces.join('') : Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))));
+    if (this.used === 0 || this.buffer === null) return;
+    const used = this.used;
+    this.used = 0;
+    await this.handle.writeFile(this.buffer.subarray(0, used));
   }
 }
 

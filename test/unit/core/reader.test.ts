@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readText, readLine, splitLines } from '../../../src/core/reader';
-import { readFileLines } from '../../../src/scoring/analysis/fileLines';
+import { lineText, readFileLines } from '../../../src/scoring/analysis/fileLines';
 
 const good = JSON.stringify({ prompt: 'p', response: 'a\n\nb', score: 1 });
 
@@ -121,6 +121,27 @@ describe('line breaks agree with VS Code: \\r\\n, \\n and a lone \\r', () => {
   it('a JSON array document counts a lone CR as a line', () => {
     const text = '[\r  {"problem": "a", "steps": ["x"], "label": -1, "final_answer_correct": true},\r\n\r  {"problem": "c", "steps": ["y"], "label": 0, "final_answer_correct": false}\r]\r';
     expect(readText(text, 'bench.json').records.map((r) => r.line)).toEqual([2, 4]);
+  });
+
+  it('lines read with their text on demand give the text, flags and bytes of lines read whole, whatever the chunk size', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prof-lens-'));
+    const path = join(dir, 'on-demand.jsonl');
+    const pieces = [Buffer.from('a'), Buffer.from('é'), Buffer.from('😀'), Buffer.from('\r'), Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from([0xff]), Buffer.from([0xe2, 0x82]), Buffer.from('\ufeff'), Buffer.from('{"x": 1}')];
+    const samples = fc.sample(fc.array(fc.integer({ min: 0, max: pieces.length - 1 }), { maxLength: 30 }), { numRuns: 60, seed: 11 });
+    for (const picks of samples) {
+      const bytes = Buffer.concat([...(picks[0] === 8 ? [] : [Buffer.from('\ufeff')]), ...picks.map((k) => pieces[k]!)]);
+      writeFileSync(path, bytes);
+      for (const chunk of [1, 2, 3, 7, 64]) {
+        const whole = [];
+        for await (const batch of readFileLines(path, chunk, { keepBytes: true })) whole.push(...batch);
+        const onDemand = [];
+        // Each line is looked at before the next batch is read: its bytes may be a view of the read buffer.
+        for await (const batch of readFileLines(path, chunk, { keepBytes: true, textOnDemand: true })) {
+          for (const line of batch) onDemand.push({ line: line.line, ...lineText(line), bytes: [...line.bytes!], byteStart: line.byteStart, byteEnd: line.byteEnd, loneCr: Boolean(line.endsAtLoneCr) });
+        }
+        expect(onDemand).toEqual(whole.map((l) => ({ line: l.line, raw: l.raw, invalidUtf8: l.invalidUtf8 === true, bytes: [...l.bytes!], byteStart: l.byteStart, byteEnd: l.byteEnd, loneCr: Boolean(l.endsAtLoneCr) })));
+      }
+    }
   });
 
   it('readFileLines splits the bytes the same way, whatever the chunk size, and its byte ranges tile the file', async () => {

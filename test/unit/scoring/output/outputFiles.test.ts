@@ -57,6 +57,33 @@ describe('atomic writer', () => {
     expect([...(await readFile(target))]).toEqual([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0d, 0x0a]);
   });
 
+  it('writes pieces in order, text and bytes and pieces over its buffer, and keeps bytes the caller then reuses', async () => {
+    const dir = await tempDir();
+    const target = join(dir, 'mixed.jsonl');
+    const writer = await openAtomicWriter(target);
+    const expected: Buffer[] = [];
+    const reused = Buffer.alloc(5000);
+    for (let i = 0; i < 3000; i++) {
+      const text = i % 7 === 0 ? `é😀${'x'.repeat(i)}\n` : `{"i":${i}}\n`;
+      await writer.write(text);
+      expected.push(Buffer.from(text));
+      // The same buffer refilled for every line, as a reader's view of its read buffer is.
+      reused.fill(i % 251, 0, 1000 + (i % 3000));
+      await writer.write(reused.subarray(0, 1000 + (i % 3000)));
+      expected.push(Buffer.from(reused.subarray(0, 1000 + (i % 3000))));
+      if (i % 1000 === 999) {
+        const large = Buffer.alloc(1.5 * 1024 * 1024, i % 256);
+        await writer.write(large);
+        expected.push(large);
+        const long = 'ü'.repeat(400_000);
+        await writer.write(long);
+        expected.push(Buffer.from(long));
+      }
+    }
+    await writer.commit();
+    expect((await readFile(target)).equals(Buffer.concat(expected))).toBe(true);
+  });
+
   it('through a symlink, replaces the file it points to and keeps the link', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'real.jsonl'), 'old\n');
