@@ -19,14 +19,16 @@ const POOLED_BYTES = 4 * 1024 * 1024;
 /** How many threads judge the checker's steps: one (this one) unless set or the file is large, then one per core. */
 export interface ThreadOptions {
   checkerThreads?: number;
+  /** At most this many (`--jobs N`) where the number is not set. */
+  maxCheckerThreads?: number;
 }
 
 /** Analyse `path`; texts are not kept (reports and filters do not need them). */
 export async function analyseFile(path: string, options: PathAnalyseOptions & ThreadOptions, io: CliIo, command = 'report'): Promise<FileAnalysis> {
   // Opened where the command runs (`io.cwd`), named as the user wrote it; refused unless a regular file.
   const input = options.input ?? openInput(path, command, io);
-  const { checkerThreads, ...rest } = options;
-  const threads = checkerThreads ?? (input.size >= POOLED_BYTES ? availableParallelism() : 1);
+  const { checkerThreads, maxCheckerThreads, ...rest } = options;
+  const threads = checkerThreads ?? Math.min(maxCheckerThreads ?? Infinity, input.size >= POOLED_BYTES ? availableParallelism() : 1);
   // Workers start only when the checker first scores (a file with its own step scores starts none).
   // The pool's module (and `node:worker_threads`) loads only for a file that gets one.
   const pool = options.checkerPool ?? (threads > 1 && options.scorer !== 'file' ? new (await import('../scoring/scorers/checker/checkerPool')).CheckerPool(threads) : undefined);

@@ -100,3 +100,12 @@ function parseScorer(value: string | undefined): ScorerChoice {
   if (!isScorerChoice(value)) throw new UsageError(`--scorer must be one of ${SCORER_CHOICES.join(', ')}, got "${value}"`);
   return value;
 }
+
+/** `--jobs N` as given (a whole number ≥ 1), or undefined when it was not. */
+export function jobsOption(args: ParsedArgs): number | undefined {
+  const value = args.values.get('--jobs');
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs expects a whole number ≥ 1, got "${value}"`);
+  return n;
+}

@@ -92,6 +92,8 @@ Options:
                       API key: the PROF_LENS_API_KEY environment variable (never an option)
   --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)
   --threads N         ONNX intra-op threads · --concurrency N  requests in flight per server (http, critic)
+  --jobs N            at most N threads judge the embedded checker's steps (default one per core for a
+                      file of 4 MB or more; 1: the command's own thread); trend: at most N workers
   --cache-dir DIR     score and trend cache (default ~/.cache/prof-lens) · --no-cache  do not read or write it
 
 Exit codes: 0 success · 1 the input had unreadable lines (the rest was processed) · 2 usage or file

@@ -12,7 +12,7 @@ import { peekFileScores, scorerIdentity } from '../scoring/calibration/scorerIde
 import type { PathAnalyseOptions } from '../scoring/analysis/analysePath';
 import { resolve } from 'node:path';
 import { analyseFile, refuseFolder } from './analyseFile';
-import type { ParsedArgs } from './args';
+import { jobsOption, type ParsedArgs } from './args';
 import type { CliIo } from './io';
 import type { ScoringChoice } from './scorerOptions';
 
@@ -60,7 +60,9 @@ export async function analyseAtThreshold(file: string, args: ParsedArgs, io: Cli
   // A folder is a run, not a file: said before anything is read.
   refuseFolder(file, command, io);
   // The file is looked at where the command runs, as the analysis opens it.
+  // `--jobs N`: at most N threads judge the checker's steps (1: the command's own thread only).
+  const jobs = jobsOption(args);
   const threshold = await thresholdFor(args, io, scoring, resolve(io.cwd, file));
-  const analysis = await analyseFile(file, { ...analyseOptions, settings: { ...args.settings, threshold: threshold.source.value }, ...scoring }, io, command);
+  const analysis = await analyseFile(file, { ...analyseOptions, settings: { ...args.settings, threshold: threshold.source.value }, ...scoring, ...(jobs !== undefined ? { maxCheckerThreads: jobs } : {}) }, io, command);
   return { analysis, threshold };
 }

@@ -14,18 +14,14 @@ import { codeIdentity, createSummaryCache, summaryIdentity } from '../../scoring
 import { SummaryPool } from '../../scoring/run/summaryPool';
 import { bundledWorkerPath } from '../../scoring/cas/casClient';
 import { summariseFile } from '../../scoring/run/summariseFile';
-import { parseArgs, UsageError, type ParsedArgs } from '../args';
+import { jobsOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { renderTrend } from '../run/runTable';
 import { terminalJson, terminalText } from '../terminalText';
 
 function jobsOf(args: ParsedArgs): number {
-  const value = args.values.get('--jobs');
-  if (value === undefined) return availableParallelism();
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs expects a whole number ≥ 1, got "${value}"`);
-  return n;
+  return jobsOption(args) ?? availableParallelism();
 }
 
 /** A terminal line with files, megabytes and the time left; silent when stderr is not a terminal. */
