@@ -75,8 +75,17 @@ export function buildReport(entries: Iterable<ReportEntry>, unreadableLines: num
     }
   }
   report.groups = groups.size;
+  return finishReport(report, groups.values(), scores, labels, rankedCorrect);
+}
+
+/**
+ * The figures of a report counted so far that need every rollout: accuracy, groups by number of
+ * correct rollouts (`correctPerGroup`: each group's count of ranked correct rollouts), the
+ * false-positive rate, AUROC and calibration of the ranked rollouts' scores against their outcomes.
+ */
+export function finishReport(report: FileReport, correctPerGroup: Iterable<number>, scores: number[], labels: boolean[], rankedCorrect: number): FileReport {
   report.accuracy = report.rollouts ? report.outcomes.correct / report.rollouts : null;
-  for (const nPlus of groups.values()) bump(report.correctPerGroup, String(nPlus));
+  for (const nPlus of correctPerGroup) bump(report.correctPerGroup, String(nPlus));
   report.falsePositiveRate = rankedCorrect ? report.suspectedFalsePositives / rankedCorrect : null;
   report.auroc = auroc(scores, labels);
   report.calibration = calibration(scores, labels, 10);
@@ -117,11 +126,11 @@ function readAsOf(e: ReportEntry): string | null {
   return text;
 }
 
-function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
+export function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
   map[key] = (map[key] ?? 0) + 1;
 }
 
-function emptyReport(unreadableLines: number): FileReport {
+export function emptyReport(unreadableLines: number): FileReport {
   return {
     rollouts: 0,
     groups: 0,

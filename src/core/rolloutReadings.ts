@@ -30,7 +30,8 @@ interface RewardShape {
 
 /** Past this many distinct readings (a hostile file's role words), a reading is kept by row instead. */
 const MAX_READING_ID = 0xfffe;
-const READING_BY_ROW = 0xffff;
+/** A row's reading number when its reading is kept by row (`readingIdColumn`). */
+export const READING_BY_ROW = 0xffff;
 
 /** The readings of a table's rows, appended in row order. */
 export class RolloutReadings {
@@ -71,6 +72,11 @@ export class RolloutReadings {
     const codes = new Uint8Array(this.outcomeIds.length);
     for (let row = 0; row < codes.length; row++) codes[row] = byId[ids[row] as number] as number;
     return codes;
+  }
+
+  /** Every row's reading number (rows of one number share format and question reading, except `READING_BY_ROW`). */
+  readingIdColumn(): Uint16Array {
+    return this.readingIds.storage();
   }
 
   outcomeField(row: number): string | null {

@@ -52,6 +52,21 @@ export interface DecisionColumns {
   rank: Int32Array;
 }
 
+/** See `RolloutTable.reportColumns`. */
+export interface ReportColumns {
+  count: number;
+  groupCount: number;
+  groups: Int32Array;
+  flags: Uint8Array;
+  reason: Uint8Array;
+  steps: Int32Array;
+  score: Float64Array;
+  rank: Int32Array;
+  outcomeKinds: Uint8Array;
+  scorerIds: Int32Array;
+  readingIds: Uint16Array;
+}
+
 /** Steps, notes and scores of a rollout that has none: shared frozen lists. */
 const NO_STEPS = Object.freeze([]) as unknown as Step[];
 const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
@@ -311,6 +326,25 @@ export class RolloutTable {
     groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
     outcomeKinds: new Uint8Array(0), reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
   };
+
+  /**
+   * What the file report counts, as columns (valid until the next `add`): each row's group number,
+   * flags, decision (reason, H, score, rank: NaN and -1 for none), outcome kind as an index of
+   * `kinds`, scorer (a number for `scorerLabel`) and reading (rows of one number share their format
+   * and question reading, except `READING_BY_ROW`).
+   */
+  reportColumns(kinds: readonly string[]): ReportColumns {
+    return {
+      count: this.count, groupCount: this.groups.size, groups: this.groupIds.storage(), flags: this.flags.storage(), reason: this.decisionReason.storage(),
+      steps: this.decisionSteps.storage(), score: this.decisionScore.storage(), rank: this.decisionRank.storage(), outcomeKinds: this.readings.outcomeKindCodes(kinds),
+      scorerIds: this.scorerIds.storage(), readingIds: this.readings.readingIdColumn(),
+    };
+  }
+
+  /** The scorer label of number `id` (`reportColumns().scorerIds`). */
+  scorerLabel(id: number): string {
+    return this.strings.value(id);
+  }
 
   /** Keeps what was written into `decisionColumns`' arrays (a column of several pages gave a copy). */
   commitDecisionColumns(c: DecisionColumns): void {

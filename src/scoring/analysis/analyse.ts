@@ -3,17 +3,16 @@
  * else graded answer) → groups → PROF decisions → report. Records can be fed in batches as a file
  * streams in, so a large dump never needs to be held as text.
  */
-import type { Decision, Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../../core/model';
+import type { Diagnostic, NotDecided, Rollout, SourceRecord, StepScoring, Outcome } from '../../core/model';
 import type { CasService } from '../../core/cas/casService';
 import { holdCas, type HeldCas } from '../cas/casClient';
 import { eachRollout, type AnalysedRollout, type AnalysedRows, type FileAnalysis } from '../../core/fileAnalysis';
 import { resolveSettings, validateSettings, type ProfSettings } from '../../core/profSettings';
 import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../../core/prepareRollout';
-import { NOT_SUSPECTED } from '../../core/groups';
 import { RolloutTable } from '../../core/rolloutTable';
 import { decideTable } from '../../core/decideTable';
 import { writeRolloutFacts } from '../../core/presentation/rolloutFacts';
-import { buildReport, type ReportEntry } from '../../core/fileReport';
+import { reportOfTable } from '../../core/tableReport';
 import { readText } from '../../core/reader';
 import { FieldPresence } from '../../core/fieldPresence';
 import type { Scorer, ScorerInfo } from '../scorers/scorer';
@@ -278,7 +277,7 @@ export class Analyzer {
     const table = this.table;
     decideTable(table, this.settings);
     if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
-    const report = buildReport(reportEntries(table), this.unreadable);
+    const report = reportOfTable(table, this.unreadable);
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
     await this.cas.release();
@@ -298,23 +297,6 @@ export class Analyzer {
       table,
     };
     return withRolloutList({ fileName: this.options.fileName, diagnostics: this.diagnostics, report, settings, scorer: { ...info }, rows });
-  }
-}
-
-/** What the report reads of each rollout, from the table: one entry object, filled in row by row. */
-function* reportEntries(table: RolloutTable): Generator<ReportEntry> {
-  const entry: ReportEntry = { group: '', outcome: { kind: 'unknown' } as ReportEntry['outcome'], decision: null as unknown as Decision, falsePositive: NOT_SUSPECTED, scorer: '', format: 'generic', questionReading: { kind: 'plain' } };
-  // One decision object refilled row after row: the report reads each entry before the next.
-  const decision = {} as Decision;
-  for (let row = 0; row < table.count; row++) {
-    entry.group = table.group(row);
-    entry.format = table.format(row);
-    entry.questionReading = table.questionReading(row);
-    entry.outcome = table.outcome(row);
-    entry.decision = table.decision(row, decision);
-    entry.falsePositive = table.falsePositive(row);
-    entry.scorer = table.scorer(row);
-    yield entry;
   }
 }
 
