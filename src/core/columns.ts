@@ -8,6 +8,8 @@ type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
 /** Elements of one page of a column: past the first page, a column grows by whole pages. */
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
+/** Rows of a column's page (`Column.page`). */
+export const COLUMN_PAGE = PAGE;
 const PAGE_MASK = PAGE - 1;
 
 /**
@@ -47,6 +49,11 @@ export class Column<T extends Typed> {
 
   set(i: number, value: number): void {
     (this.pages[i >>> PAGE_BITS] as T)[i & PAGE_MASK] = value;
+  }
+
+  /** Page `p` itself (values `p × COLUMN_PAGE` on; the last page has room past `length`): valid until the next push. */
+  page(p: number): T {
+    return this.pages[p] as T;
   }
 
   /**

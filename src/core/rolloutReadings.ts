@@ -66,17 +66,26 @@ export class RolloutReadings {
 
   /** Every row's outcome kind as its index in `kinds`, looked up once per distinct outcome. */
   outcomeKindCodes(kinds: readonly string[]): Uint8Array {
-    const byId = new Uint8Array(this.outcomes.size);
-    for (let id = 0; id < byId.length; id++) byId[id] = kinds.indexOf(this.outcomes.value(id).outcome.kind);
+    const byId = this.outcomeKindsById(kinds);
     const ids = this.outcomeIds.storage();
     const codes = new Uint8Array(this.outcomeIds.length);
     for (let row = 0; row < codes.length; row++) codes[row] = byId[ids[row] as number] as number;
     return codes;
   }
 
-  /** Every row's reading number (rows of one number share format and question reading, except `READING_BY_ROW`). */
-  readingIdColumn(): Uint16Array {
-    return this.readingIds.storage();
+  /**
+   * Page `p` of the rows' outcome numbers and reading numbers (rows of one reading number share
+   * format and question reading, except `READING_BY_ROW`), not copies (`Column.page`).
+   */
+  idPages(p: number): { outcomeIds: Int32Array; readingIds: Uint16Array } {
+    return { outcomeIds: this.outcomeIds.page(p), readingIds: this.readingIds.page(p) };
+  }
+
+  /** Each outcome number's kind, as its index in `kinds`. */
+  outcomeKindsById(kinds: readonly string[]): Uint8Array {
+    const byId = new Uint8Array(this.outcomes.size);
+    for (let id = 0; id < byId.length; id++) byId[id] = kinds.indexOf(this.outcomes.value(id).outcome.kind);
+    return byId;
   }
 
   outcomeField(row: number): string | null {

@@ -13,7 +13,7 @@ import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
 import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
-import { Column, Interner, SpanColumn } from './columns';
+import { Column, COLUMN_PAGE, Interner, SpanColumn } from './columns';
 import { RolloutReadings } from './rolloutReadings';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
@@ -52,17 +52,18 @@ export interface DecisionColumns {
   rank: Int32Array;
 }
 
-/** See `RolloutTable.reportColumns`. */
-export interface ReportColumns {
+/** See `RolloutTable.reportPage`. */
+export interface ReportPage {
+  /** The page's first row, and its rows. */
+  from: number;
   count: number;
-  groupCount: number;
   groups: Int32Array;
   flags: Uint8Array;
   reason: Uint8Array;
   steps: Int32Array;
   score: Float64Array;
   rank: Int32Array;
-  outcomeKinds: Uint8Array;
+  outcomeIds: Int32Array;
   scorerIds: Int32Array;
   readingIds: Uint16Array;
 }
@@ -328,17 +329,24 @@ export class RolloutTable {
   };
 
   /**
-   * What the file report counts, as columns (valid until the next `add`): each row's group number,
-   * flags, decision (reason, H, score, rank: NaN and -1 for none), outcome kind as an index of
-   * `kinds`, scorer (a number for `scorerLabel`) and reading (rows of one number share their format
-   * and question reading, except `READING_BY_ROW`).
+   * What the file report counts, page `p` of the columns (rows `p × COLUMN_PAGE` on, arrays
+   * indexed from the page's first row; the pages themselves, valid until the next `add`): each
+   * row's group number, flags, decision (reason, H, score, rank: NaN and -1 for none), outcome
+   * number (`outcomeKinds`), scorer number (`scorerLabel`) and reading number (rows of one number
+   * share format and question reading, except `READING_BY_ROW`).
    */
-  reportColumns(kinds: readonly string[]): ReportColumns {
+  reportPage(p: number): ReportPage {
+    const from = p * COLUMN_PAGE;
+    const ids = this.readings.idPages(p);
     return {
-      count: this.count, groupCount: this.groups.size, groups: this.groupIds.storage(), flags: this.flags.storage(), reason: this.decisionReason.storage(),
-      steps: this.decisionSteps.storage(), score: this.decisionScore.storage(), rank: this.decisionRank.storage(), outcomeKinds: this.readings.outcomeKindCodes(kinds),
-      scorerIds: this.scorerIds.storage(), readingIds: this.readings.readingIdColumn(),
+      from, count: Math.max(0, Math.min(COLUMN_PAGE, this.count - from)), groups: this.groupIds.page(p), flags: this.flags.page(p), reason: this.decisionReason.page(p),
+      steps: this.decisionSteps.page(p), score: this.decisionScore.page(p), rank: this.decisionRank.page(p), outcomeIds: ids.outcomeIds, scorerIds: this.scorerIds.page(p), readingIds: ids.readingIds,
     };
+  }
+
+  /** Each outcome number's kind, as its index in `kinds` (`reportPage().outcomeIds`). */
+  outcomeKinds(kinds: readonly string[]): Uint8Array {
+    return this.readings.outcomeKindsById(kinds);
   }
 
   /** The scorer label of number `id` (`reportColumns().scorerIds`). */

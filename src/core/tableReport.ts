@@ -5,11 +5,11 @@
  * barely optimised by the engine: the fewer calls per row, the less that costs).
  */
 import type { OutcomeKind, ReasonCode } from './model';
-import type { FalsePositiveRule } from './profSettings';
 import type { RolloutTable } from './rolloutTable';
 import { IS_DECIDED, IS_KEPT, IS_PENALISED, REASONS } from './rolloutTable';
 import { READING_BY_ROW } from './rolloutReadings';
 import { bump, emptyReport, finishReport, type FileReport } from './fileReport';
+import { COLUMN_PAGE } from './columns';
 import { readAsText } from './presentation/readingWords';
 
 const KINDS: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
@@ -20,53 +20,59 @@ const PENDING_REASON: ReasonCode = 'not-ranked-no-scores';
 /** The report of `table` (its groups decided) and the count of unreadable lines. */
 export function reportOfTable(table: RolloutTable, unreadableLines: number): FileReport {
   const report = emptyReport(unreadableLines);
-  const c = table.reportColumns(KINDS);
-  const correctPerGroup = new Int32Array(c.groupCount);
-  const seen = new Uint8Array(c.groupCount);
+  const groupCount = table.groups.size;
+  const correctPerGroup = new Int32Array(groupCount);
+  const seen = new Uint8Array(groupCount);
   // Groups in order of first appearance, as a Map keyed by group would list them.
   const groupOrder: number[] = [];
   const scores: number[] = [];
   const labels: boolean[] = [];
   let rankedCorrect = 0;
+  const kindById = table.outcomeKinds(KINDS);
   const readAs = new ReadAsByRow(table);
   let lastScorer = -1;
   let scorer = '';
-  for (let row = 0; row < c.count; row++) {
-    const flags = c.flags[row]!;
-    const isDecided = (flags & IS_DECIDED) !== 0;
-    const kind = c.outcomeKinds[row]!;
-    const isCorrect = kind === CORRECT;
-    const isRanked = isDecided && c.rank[row] !== -1;
-    report.rollouts++;
-    report.outcomes[KINDS[kind] as OutcomeKind]++;
-    if (isDecided && (flags & IS_KEPT) !== 0) report.kept++;
-    else report.dropped++;
-    if (!isRanked) report.notRanked++;
-    bump(report.byReason, isDecided ? (REASONS[c.reason[row]!] as ReasonCode) : PENDING_REASON);
-    if (isDecided && (flags & IS_PENALISED) !== 0) report.penalised++;
-    const fp = table.falsePositive(row);
-    if (fp.suspected) report.suspectedFalsePositives++;
-    for (const rule of fp.rules) bump(report.byFalsePositiveRule, rule as FalsePositiveRule);
-    const scorerId = c.scorerIds[row]!;
-    if (scorerId !== lastScorer) {
-      lastScorer = scorerId;
-      scorer = table.scorerLabel(scorerId);
-    }
-    bump(report.scorers, scorer);
-    const readAsText = readAs.of(row, c.readingIds[row]!);
-    if (readAsText !== null) bump(report.readAs, readAsText);
-    const group = c.groups[row]!;
-    if (seen[group] === 0) {
-      seen[group] = 1;
-      groupOrder.push(group);
-    }
-    if (isCorrect && isRanked) correctPerGroup[group]!++;
-    const score = c.score[row]!;
-    if (isRanked && !Number.isNaN(score)) {
-      scores.push(score);
-      labels.push(isCorrect);
-      if (isCorrect) rankedCorrect++;
-      bump(report.stepCounts, String(c.steps[row]));
+  // Page by page: the columns' own pages, no copy of a long column.
+  for (let p = 0; p * COLUMN_PAGE < table.count; p++) {
+    const c = table.reportPage(p);
+    for (let i = 0; i < c.count; i++) {
+      const row = c.from + i;
+      const flags = c.flags[i]!;
+      const isDecided = (flags & IS_DECIDED) !== 0;
+      const kind = kindById[c.outcomeIds[i]!]!;
+      const isCorrect = kind === CORRECT;
+      const isRanked = isDecided && c.rank[i] !== -1;
+      report.rollouts++;
+      report.outcomes[KINDS[kind] as OutcomeKind]++;
+      if (isDecided && (flags & IS_KEPT) !== 0) report.kept++;
+      else report.dropped++;
+      if (!isRanked) report.notRanked++;
+      bump(report.byReason, isDecided ? (REASONS[c.reason[i]!] as ReasonCode) : PENDING_REASON);
+      if (isDecided && (flags & IS_PENALISED) !== 0) report.penalised++;
+      const fp = table.falsePositive(row);
+      if (fp.suspected) report.suspectedFalsePositives++;
+      for (const rule of fp.rules) bump(report.byFalsePositiveRule, rule);
+      const scorerId = c.scorerIds[i]!;
+      if (scorerId !== lastScorer) {
+        lastScorer = scorerId;
+        scorer = table.scorerLabel(scorerId);
+      }
+      bump(report.scorers, scorer);
+      const readAsText = readAs.of(row, c.readingIds[i]!);
+      if (readAsText !== null) bump(report.readAs, readAsText);
+      const group = c.groups[i]!;
+      if (seen[group] === 0) {
+        seen[group] = 1;
+        groupOrder.push(group);
+      }
+      if (isCorrect && isRanked) correctPerGroup[group]!++;
+      const score = c.score[i]!;
+      if (isRanked && !Number.isNaN(score)) {
+        scores.push(score);
+        labels.push(isCorrect);
+        if (isCorrect) rankedCorrect++;
+        bump(report.stepCounts, String(c.steps[i]));
+      }
     }
   }
   report.groups = groupOrder.length;
