@@ -4,8 +4,8 @@
  * same megabyte of code at every start. The cache is the bundle's compiled code as a run left it,
  * written once (when missing or refused) to a folder of the user's own in the system's temporary
  * folder, as Node's own compile cache does (Node 22's `module.enableCompileCache`; this Node may be
- * 20). It is named by the bundle's path, size and time, the Node version (a new build's replace
- * the old one's) and the command (each command's holds the code that command runs), and V8 refuses
+ * 20). It is named by the bundle's path, size and time, the Node version (a new build's caches
+ * replace the old one's) and the command (each command's holds the code that command runs), and V8 refuses
  * data that does not fit the source; then the bundle compiles as usual and the cache is written again.
  * `PROF_LENS_CODE_CACHE=0`, or a folder that is not the user's: no cache. The bundle holds no
  * `import()` (esbuild turns it into `require`): code run from a cache could not serve one.

@@ -59,9 +59,9 @@ export async function analyseAtThreshold(file: string, args: ParsedArgs, io: Cli
   const { command = 'report', ...analyseOptions } = options;
   // A folder is a run, not a file: said before anything is read.
   refuseFolder(file, command, io);
-  // The file is looked at where the command runs, as the analysis opens it.
   // `--jobs N`: at most N threads judge the checker's steps (1: the command's own thread only).
   const jobs = jobsOption(args);
+  // The file is looked at where the command runs, as the analysis opens it.
   const threshold = await thresholdFor(args, io, scoring, resolve(io.cwd, file));
   const analysis = await analyseFile(file, { ...analyseOptions, settings: { ...args.settings, threshold: threshold.source.value }, ...scoring, ...(jobs !== undefined ? { maxCheckerThreads: jobs } : {}) }, io, command);
   return { analysis, threshold };
