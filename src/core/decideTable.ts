@@ -9,7 +9,7 @@
  * run. The POS variant's seeded draw goes through `decideGroup` itself.
  */
 import type { DecisionColumns, RolloutTable } from './rolloutTable';
-import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from './rolloutTable';
+import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, OUTCOME_KINDS, REASONS } from './rolloutTable';
 import type { ProfSettings } from './profSettings';
 import type { RankInput } from './prof';
 import { decideGroup, isPenalised, roundHalfEven, TIE_TOLERANCE } from './prof';
@@ -53,7 +53,7 @@ function member(table: RolloutTable, row: number): RankInput {
   return { id: row, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: table.isScored(row) ? table.stepScores(row) : null };
 }
 
-const KINDS = ['correct', 'incorrect', 'unknown', 'non-binary'] as const;
+const KINDS = OUTCOME_KINDS;
 const CORRECT = 0;
 const INCORRECT = 1;
 const UNKNOWN = 2;

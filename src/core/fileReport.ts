@@ -115,12 +115,17 @@ const NO_READING = {};
 let lastReadAs: { key: object; format: string; text: string | null } = { key: NO_READING, format: '', text: null };
 
 function readAsOf(e: ReportEntry): string | null {
-  const key = e.questionReading ?? NO_READING;
-  if (key === lastReadAs.key && (e.format ?? '') === lastReadAs.format) return lastReadAs.text;
+  return readAsWordsOf(e.format, e.questionReading);
+}
+
+/** `readAsText` of a (format, reading), made once per pair: the rollouts of a prompt share their reading object. */
+export function readAsWordsOf(formatId: FormatId | undefined, reading: QuestionReading | undefined): string | null {
+  const key = reading ?? NO_READING;
+  const format = formatId ?? '';
+  if (key === lastReadAs.key && format === lastReadAs.format) return lastReadAs.text;
   let byFormat = readAsWords.get(key);
   if (!byFormat) readAsWords.set(key, (byFormat = new Map()));
-  const format = e.format ?? '';
-  if (!byFormat.has(format)) byFormat.set(format, readAsText(e.format, e.questionReading));
+  if (!byFormat.has(format)) byFormat.set(format, readAsText(formatId, reading));
   const text = byFormat.get(format) ?? null;
   lastReadAs = { key, format, text };
   return text;

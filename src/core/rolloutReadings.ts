@@ -30,7 +30,7 @@ interface RewardShape {
 
 /** Past this many distinct readings (a hostile file's role words), a reading is kept by row instead. */
 const MAX_READING_ID = 0xfffe;
-/** A row's reading number when its reading is kept by row (`readingIdColumn`). */
+/** A row's reading number when its reading is kept by row (`idPages`). */
 export const READING_BY_ROW = 0xffff;
 
 /** The readings of a table's rows, appended in row order. */

@@ -30,6 +30,9 @@ export const REASONS: readonly ReasonCode[] = [
 ];
 const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
 
+/** Outcome kinds in the order the table's code columns number them (`decisionColumns`, `outcomeKinds`). */
+export const OUTCOME_KINDS = ['correct', 'incorrect', 'unknown', 'non-binary'] as const;
+
 /** A row's flags (`DecisionColumns.flags`). */
 export const IS_SCORED = 1;
 export const IS_DECIDED = 2;

@@ -6,13 +6,12 @@
  */
 import type { OutcomeKind, ReasonCode } from './model';
 import type { RolloutTable } from './rolloutTable';
-import { IS_DECIDED, IS_KEPT, IS_PENALISED, REASONS } from './rolloutTable';
+import { IS_DECIDED, IS_KEPT, IS_PENALISED, OUTCOME_KINDS, REASONS } from './rolloutTable';
 import { READING_BY_ROW } from './rolloutReadings';
-import { bump, emptyReport, finishReport, type FileReport } from './fileReport';
+import { bump, emptyReport, finishReport, readAsWordsOf, type FileReport } from './fileReport';
 import { COLUMN_PAGE } from './columns';
-import { readAsText } from './presentation/readingWords';
 
-const KINDS: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
+const KINDS = OUTCOME_KINDS;
 const CORRECT = 0;
 /** The reason of a row not decided yet (`RolloutTable.decision`'s placeholder). */
 const PENDING_REASON: ReasonCode = 'not-ranked-no-scores';
@@ -79,26 +78,18 @@ export function reportOfTable(table: RolloutTable, unreadableLines: number): Fil
   return finishReport(report, groupOrder.map((g) => correctPerGroup[g]!), scores, labels, rankedCorrect);
 }
 
-/** The words for how each row was read, made once per reading number (and per reading, for rows kept by row). */
+/** The words for how each row was read, made once per reading number (rows kept by row: once per reading). */
 class ReadAsByRow {
   private readonly byId = new Map<number, string | null>();
-  private readonly byReading = new WeakMap<object, Map<string, string | null>>();
 
   constructor(private readonly table: RolloutTable) {}
 
   of(row: number, id: number): string | null {
-    if (id !== READING_BY_ROW) {
-      const known = this.byId.get(id);
-      if (known !== undefined) return known;
-      const text = readAsText(this.table.format(row), this.table.questionReading(row));
-      this.byId.set(id, text);
-      return text;
-    }
-    const reading = this.table.questionReading(row);
-    const format = this.table.format(row);
-    let byFormat = this.byReading.get(reading);
-    if (!byFormat) this.byReading.set(reading, (byFormat = new Map()));
-    if (!byFormat.has(format)) byFormat.set(format, readAsText(format, reading));
-    return byFormat.get(format) ?? null;
+    if (id === READING_BY_ROW) return readAsWordsOf(this.table.format(row), this.table.questionReading(row));
+    const known = this.byId.get(id);
+    if (known !== undefined) return known;
+    const text = readAsWordsOf(this.table.format(row), this.table.questionReading(row));
+    this.byId.set(id, text);
+    return text;
   }
 }
