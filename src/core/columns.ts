@@ -8,8 +8,9 @@ type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
 /** Elements of one page of a column: past the first page, a column grows by whole pages. */
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
-/** Rows of a column's page (`Column.page`). */
+/** Rows of a column's page (`Column.page`), and its power of two. */
 export const COLUMN_PAGE = PAGE;
+export const COLUMN_PAGE_BITS = PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
 
 /**
@@ -54,6 +55,11 @@ export class Column<T extends Typed> {
   /** Page `p` itself (values `p × COLUMN_PAGE` on; the last page has room past `length`): valid until the next push. */
   page(p: number): T {
     return this.pages[p] as T;
+  }
+
+  /** Every page (value `i` is `pages[i >>> COLUMN_PAGE_BITS][i & (COLUMN_PAGE - 1)]`): valid until the next push. */
+  pageList(): readonly T[] {
+    return this.pages;
   }
 
   /**

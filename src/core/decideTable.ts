@@ -15,6 +15,13 @@ import type { RankInput } from './prof';
 import { decideGroup, isPenalised, roundHalfEven, TIE_TOLERANCE } from './prof';
 import { falsePositivesOf, NOT_SUSPECTED, rankedFalsePositive, upperHalfFloor, type FalsePositive } from './groups';
 import type { Decision, ReasonCode } from './model';
+import { Column, COLUMN_PAGE, COLUMN_PAGE_BITS } from './columns';
+import { RULE_BITS, SUSPECTED_BIT, type DeferredFalsePositives } from './falsePositiveMask';
+
+const PAGE_MASK = COLUMN_PAGE - 1;
+const PROF_DROPPED = RULE_BITS['prof-dropped'];
+const WEAK_STEP = RULE_BITS['weak-step'];
+const BOTTOM_HALF = RULE_BITS['bottom-half'];
 
 /** Decides every group of `table` and records the decisions in it. */
 export function decideTable(table: RolloutTable, settings: ProfSettings): void {
@@ -80,6 +87,9 @@ const INSERTION_SORT_MAX = 32;
 /** Per-position work arrays of one group, grown to the largest group and reused. */
 class GroupWork {
   size = 0;
+  /** Ranked correct and incorrect members (`correct`, `incorrect`) of the group. */
+  nc = 0;
+  ni = 0;
   rows = new Int32Array(16);
   score = new Float64Array(16);
   consistency = new Float64Array(16);
@@ -108,108 +118,220 @@ class GroupWork {
   }
 }
 
-/** `decideGroup` and `falsePositivesOf` for every group, over the table's columns. */
+/**
+ * `decideGroup` and `falsePositivesOf` for every group, over the table's columns. Each step of a
+ * group's decision is a function of its own: this loop runs once per file, so the engine runs it
+ * unoptimised while it compiles it, but the steps it calls for every group are soon optimised.
+ */
 function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSettings, starts: Int32Array, order: Int32Array): void {
-  const { flags, scoreStart, scoreCount, scores, outcomeKinds } = columns;
   const w = new GroupWork();
-  const correctScores = w.correctScores;
+  const aggregate = s.aggregate === 'sum' ? SUM : s.aggregate === 'min' ? MIN : MEAN;
+  const deferred = new DeferredFacts(table, s);
   for (let g = 0; g + 1 < starts.length; g++) {
     const from = starts[g]!;
-    const size = starts[g + 1]! - from;
-    w.reset(size);
-    let nc = 0;
-    let ni = 0;
-    // Each member: not ranked (decided at once), or its figures and its class (`rankedOf`).
-    for (let k = 0; k < size; k++) {
-      const row = order[from + k]!;
-      w.rows[k] = row;
-      w.removed[k] = NONE;
-      w.kind[k] = NOT_RANKED;
-      const kind = outcomeKinds[row]!;
-      const isScored = (flags[row]! & IS_SCORED) !== 0;
-      if ((kind !== CORRECT && kind !== INCORRECT) || !isScored) {
-        // `unranked`: not kept, no score, consistency or rank.
-        flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED;
-        columns.reason[row] = kind === UNKNOWN ? NO_OUTCOME : kind !== CORRECT && kind !== INCORRECT ? NON_BINARY : NO_SCORES;
-        columns.steps[row] = isScored ? scoreCount[row]! : 0;
-        columns.score[row] = Number.NaN;
-        columns.consistency[row] = Number.NaN;
-        columns.rank[row] = -1;
-        continue;
-      }
-      const start = scoreStart[row]!;
-      const count = scoreCount[row]!;
-      // `aggregateScores`: unscored (NaN) steps are left out, summed in order.
-      let sum = 0;
-      let min = Infinity;
-      let scored = 0;
-      for (let i = start; i < start + count; i++) {
-        const x = scores[i]!;
-        // Not finite (NaN, ±Infinity) exactly when x − x is not 0: no call per score.
-        if (x - x !== 0) continue;
-        sum += x;
-        if (x < min) min = x;
-        scored++;
-      }
-      const score = scored === 0 ? 0 : s.aggregate === 'sum' ? sum : s.aggregate === 'min' ? min : sum / scored;
-      const penalised = isPenalised(count, s.penalty, s.maxSteps);
-      w.score[k] = score;
-      w.consistency[k] = (kind === CORRECT ? score : -score) - (penalised ? s.lambda : 0);
-      w.penalised[k] = penalised ? 1 : 0;
-      w.kind[k] = kind;
-      if (kind === CORRECT) w.correct[nc++] = k;
-      else w.incorrect[ni++] = k;
+    w.reset(starts[g + 1]! - from);
+    rankMembers(w, columns, order, from, s, aggregate);
+    sortClass(w.correct, w.nc, w);
+    sortClass(w.incorrect, w.ni, w);
+    const R = chooseRemoved(w, s);
+    markTies(w.correct, w.nc, w);
+    markTies(w.incorrect, w.ni, w);
+    const keptFloor = keptCorrectFloor(w);
+    const upperFloor = upperHalfFloor(correctScoresOf(w));
+    writeDecisions(w, columns, R, upperFloor, keptFloor, table, deferred, s);
+  }
+}
+
+/** Each member: not ranked (decided at once), or its figures and its class (`rankedOf`). */
+function rankMembers(w: GroupWork, columns: DecisionColumns, order: Int32Array, from: number, s: ProfSettings, aggregate: number): void {
+  const { flags, scoreStart, scoreCount, scorePages, outcomeKinds } = columns;
+  let nc = 0;
+  let ni = 0;
+  for (let k = 0; k < w.size; k++) {
+    const row = order[from + k]!;
+    w.rows[k] = row;
+    w.removed[k] = NONE;
+    w.kind[k] = NOT_RANKED;
+    const kind = outcomeKinds[row]!;
+    const isScored = (flags[row]! & IS_SCORED) !== 0;
+    if ((kind !== CORRECT && kind !== INCORRECT) || !isScored) {
+      // `unranked`: not kept, no score, consistency or rank.
+      flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED;
+      columns.reason[row] = kind === UNKNOWN ? NO_OUTCOME : kind !== CORRECT && kind !== INCORRECT ? NON_BINARY : NO_SCORES;
+      columns.steps[row] = isScored ? scoreCount[row]! : 0;
+      columns.score[row] = Number.NaN;
+      columns.consistency[row] = Number.NaN;
+      columns.rank[row] = -1;
+      continue;
     }
-    sortClass(w.correct, nc, w);
-    sortClass(w.incorrect, ni, w);
-    // `chooseRemoved`, the BOTH variant.
-    const ranked = nc + ni;
-    const R = s.remove !== null ? s.remove : ranked - s.m;
-    if (R > 0) {
-      if (s.remove !== null && ranked <= R) {
-        for (let i = 0; i < nc; i++) w.removed[w.correct[i]!] = GROUP_TOO_SMALL;
-        for (let i = 0; i < ni; i++) w.removed[w.incorrect[i]!] = GROUP_TOO_SMALL;
-      } else {
-        const rPlus = Math.max(0, Math.min(Math.min(R, roundHalfEven((nc - ni + R) / 2)), nc));
-        const rMinus = Math.min(R - rPlus, ni);
-        for (let i = nc - rPlus; i < nc; i++) w.removed[w.correct[i]!] = LOW_CONSISTENCY;
-        for (let i = ni - rMinus; i < ni; i++) w.removed[w.incorrect[i]!] = CONFLICT;
+    const count = scoreCount[row]!;
+    const score = aggregateOf(scorePages, scoreStart[row]!, count, aggregate);
+    const penalised = isPenalised(count, s.penalty, s.maxSteps);
+    w.score[k] = score;
+    w.consistency[k] = (kind === CORRECT ? score : -score) - (penalised ? s.lambda : 0);
+    w.penalised[k] = penalised ? 1 : 0;
+    w.kind[k] = kind;
+    if (kind === CORRECT) w.correct[nc++] = k;
+    else w.incorrect[ni++] = k;
+  }
+  w.nc = nc;
+  w.ni = ni;
+}
+
+/** `chooseRemoved`, the BOTH variant: marks the members it removes and returns R. */
+function chooseRemoved(w: GroupWork, s: ProfSettings): number {
+  const { nc, ni } = w;
+  const ranked = nc + ni;
+  const R = s.remove !== null ? s.remove : ranked - s.m;
+  if (R <= 0) return R;
+  if (s.remove !== null && ranked <= R) {
+    for (let i = 0; i < nc; i++) w.removed[w.correct[i]!] = GROUP_TOO_SMALL;
+    for (let i = 0; i < ni; i++) w.removed[w.incorrect[i]!] = GROUP_TOO_SMALL;
+  } else {
+    const rPlus = Math.max(0, Math.min(Math.min(R, roundHalfEven((nc - ni + R) / 2)), nc));
+    const rMinus = Math.min(R - rPlus, ni);
+    for (let i = nc - rPlus; i < nc; i++) w.removed[w.correct[i]!] = LOW_CONSISTENCY;
+    for (let i = ni - rMinus; i < ni; i++) w.removed[w.incorrect[i]!] = CONFLICT;
+  }
+  return R;
+}
+
+/** The lowest consistency of the kept ranked correct members, or null when none is kept. */
+function keptCorrectFloor(w: GroupWork): number | null {
+  let keptFloor: number | null = null;
+  for (let k = 0; k < w.size; k++) {
+    if (w.kind[k] === CORRECT && w.removed[k] === NONE) keptFloor = keptFloor === null ? w.consistency[k]! : Math.min(keptFloor, w.consistency[k]!);
+  }
+  return keptFloor;
+}
+
+/** The ranked correct members' scores, in member order (the list is reused). */
+function correctScoresOf(w: GroupWork): number[] {
+  const correctScores = w.correctScores;
+  correctScores.length = 0;
+  for (let k = 0; k < w.size; k++) if (w.kind[k] === CORRECT) correctScores.push(w.score[k]!);
+  return correctScores;
+}
+
+/** `decisionFor` of every ranked member, and the false-positive rules for the correct class. */
+function writeDecisions(w: GroupWork, columns: DecisionColumns, R: number, upperFloor: number | null, keptFloor: number | null, table: RolloutTable, deferred: DeferredFacts, s: ProfSettings): void {
+  const { flags, scoreStart, scoreCount, scorePages } = columns;
+  for (let c = 0; c < 2; c++) {
+    const list = c === 0 ? w.correct : w.incorrect;
+    const length = c === 0 ? w.nc : w.ni;
+    for (let i = 0; i < length; i++) {
+      const k = list[i]!;
+      const row = w.rows[k]!;
+      const removedAs = w.removed[k]!;
+      const isPenalisedRow = w.penalised[k] === 1;
+      let why = R <= 0 ? KEPT_SMALL_GROUP : KEPT;
+      if (removedAs !== NONE) why = isPenalisedRow && (removedAs === LOW_CONSISTENCY || removedAs === CONFLICT) ? STEP_PENALTY : removedAs;
+      flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED | (removedAs === NONE ? IS_KEPT : 0) | (isPenalisedRow ? IS_PENALISED : 0);
+      columns.reason[row] = why;
+      columns.steps[row] = scoreCount[row]!;
+      columns.score[row] = w.score[k]!;
+      columns.consistency[row] = w.consistency[k]!;
+      columns.rank[row] = i + 1;
+      if (c === 0) {
+        // `rankedFalsePositive`'s rules, in its order; the verdict itself is made when asked for.
+        const score = w.score[k]!;
+        const consistency = w.consistency[k]!;
+        const low = firstLowStep(scorePages, scoreStart[row]!, scoreCount[row]!, s.threshold);
+        let mask = 0;
+        if (why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE) mask |= PROF_DROPPED;
+        if (low !== -1) mask |= WEAK_STEP;
+        if (upperFloor !== null && score < upperFloor - TIE_TOLERANCE) mask |= BOTTOM_HALF;
+        if (mask !== 0) table.setDeferredFalsePositive(row, deferred, deferred.add(row, why, low, score, consistency, upperFloor, keptFloor, mask));
       }
     }
-    markTies(w.correct, nc, w);
-    markTies(w.incorrect, ni, w);
-    // The false-positive rules' group figures: the ranked correct members' scores, in member order.
-    correctScores.length = 0;
-    let keptFloor: number | null = null;
-    for (let k = 0; k < size; k++) {
-      if (w.kind[k] !== CORRECT) continue;
-      correctScores.push(w.score[k]!);
-      if (w.removed[k] === NONE) keptFloor = keptFloor === null ? w.consistency[k]! : Math.min(keptFloor, w.consistency[k]!);
-    }
-    const upperFloor = upperHalfFloor(correctScores);
-    // `decisionFor`, and the rules for the correct class.
-    for (let c = 0; c < 2; c++) {
-      const list = c === 0 ? w.correct : w.incorrect;
-      const length = c === 0 ? nc : ni;
-      for (let i = 0; i < length; i++) {
-        const k = list[i]!;
-        const row = w.rows[k]!;
-        const removedAs = w.removed[k]!;
-        const isPenalisedRow = w.penalised[k] === 1;
-        let why = R <= 0 ? KEPT_SMALL_GROUP : KEPT;
-        if (removedAs !== NONE) why = isPenalisedRow && (removedAs === LOW_CONSISTENCY || removedAs === CONFLICT) ? STEP_PENALTY : removedAs;
-        flags[row] = (flags[row]! & IS_SCORED) | IS_DECIDED | (removedAs === NONE ? IS_KEPT : 0) | (isPenalisedRow ? IS_PENALISED : 0);
-        columns.reason[row] = why;
-        columns.steps[row] = scoreCount[row]!;
-        columns.score[row] = w.score[k]!;
-        columns.consistency[row] = w.consistency[k]!;
-        columns.rank[row] = i + 1;
-        if (c === 0) {
-          const fp = falsePositiveOfRow(scores, scoreStart[row]!, scoreCount[row]!, why, w.score[k]!, w.consistency[k]!, upperFloor, keptFloor, s);
-          if (fp !== NOT_SUSPECTED) table.setFalsePositive(row, fp);
-        }
-      }
-    }
+  }
+}
+
+const SUM = 0;
+const MIN = 1;
+const MEAN = 2;
+
+/**
+ * `aggregateScores` over the scores `start` to `start + count` of the pages: unscored (NaN, ±Infinity) steps are left
+ * out, the rest summed in order; 0 when none is scored. A small function of its own, so the engine
+ * optimises it soon (the loop over groups that calls it runs once per file).
+ */
+function aggregateOf(pages: readonly Float64Array[], start: number, count: number, aggregate: number): number {
+  let sum = 0;
+  let min = Infinity;
+  let scored = 0;
+  for (let i = start; i < start + count; i++) {
+    const x = (pages[i >>> COLUMN_PAGE_BITS] as Float64Array)[i & PAGE_MASK]!;
+    // Not finite exactly when x − x is not 0: no call per score.
+    if (x - x !== 0) continue;
+    sum += x;
+    if (x < min) min = x;
+    scored++;
+  }
+  return scored === 0 ? 0 : aggregate === SUM ? sum : aggregate === MIN ? min : sum / scored;
+}
+
+/** `firstLowStep`: the first scored step below the threshold (0-based), or −1. */
+function firstLowStep(pages: readonly Float64Array[], start: number, count: number, threshold: number): number {
+  for (let i = 0; i < count; i++) {
+    const at = start + i;
+    const x = (pages[at >>> COLUMN_PAGE_BITS] as Float64Array)[at & PAGE_MASK]!;
+    if (x - x === 0 && x < threshold) return i;
+  }
+  return -1;
+}
+
+/**
+ * The false-positive verdicts of ranked correct rows where a rule fired, held as what the rules
+ * read (their masks made at once, their objects when asked for): a report counts the rules, and
+ * an object per flagged rollout (its evidence and strength) made in the loop over groups cost most
+ * of the decisions' time, and the long-lived objects made there threw away its optimised code.
+ */
+class DeferredFacts implements DeferredFalsePositives {
+  private readonly rows = new Column(Int32Array);
+  private readonly why = new Column(Uint8Array);
+  private readonly low = new Column(Int32Array);
+  private readonly score = new Column(Float64Array);
+  private readonly consistency = new Column(Float64Array);
+  /** NaN for null. */
+  private readonly upperFloor = new Column(Float64Array);
+  private readonly keptFloor = new Column(Float64Array);
+  private readonly masks = new Column(Uint8Array);
+  /** `SUSPECTED_BIT`'s rules: those the settings select. */
+  private readonly selected: number;
+
+  constructor(private readonly table: RolloutTable, private readonly s: ProfSettings) {
+    let selected = 0;
+    for (const rule of s.falsePositiveRules) selected |= RULE_BITS[rule];
+    this.selected = selected;
+  }
+
+  /** Holds the verdict of `row` (some rule fired) and returns its number. */
+  add(row: number, why: number, low: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, mask: number): number {
+    const at = this.rows.length;
+    this.rows.push(row);
+    this.why.push(why);
+    this.low.push(low);
+    this.score.push(score);
+    this.consistency.push(consistency);
+    this.upperFloor.push(upperFloor === null ? Number.NaN : upperFloor);
+    this.keptFloor.push(keptFloor === null ? Number.NaN : keptFloor);
+    this.masks.push((mask & this.selected) !== 0 ? mask | SUSPECTED_BIT : mask);
+    return at;
+  }
+
+  mask(at: number): number {
+    return this.masks.get(at);
+  }
+
+  make(at: number): FalsePositive {
+    const row = this.rows.get(at);
+    const steps = this.table.stepScores(row);
+    const scores = new Float64Array(steps.length);
+    for (let i = 0; i < steps.length; i++) scores[i] = steps[i] ?? Number.NaN;
+    const upper = this.upperFloor.get(at);
+    const kept = this.keptFloor.get(at);
+    return falsePositiveOfRow(scores, 0, scores.length, this.low.get(at), this.why.get(at), this.score.get(at), this.consistency.get(at), Number.isNaN(upper) ? null : upper, Number.isNaN(kept) ? null : kept, this.s);
   }
 }
 
@@ -255,16 +377,8 @@ function markTies(list: Int32Array, n: number, w: GroupWork): void {
  * `falsePositiveOf` for a ranked correct row whose step scores are `scores[start, start + count)`:
  * the shared no-suspicion value, with no object made, unless a rule fires.
  */
-function falsePositiveOfRow(scores: Float64Array, start: number, count: number, why: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, s: ProfSettings): FalsePositive {
-  // `firstLowStep`, then (only then) `weakestStepOf`: a NaN (unscored) step is neither.
-  let low = -1;
-  for (let i = 0; i < count; i++) {
-    const x = scores[start + i]!;
-    if (x - x === 0 && x < s.threshold) {
-      low = i;
-      break;
-    }
-  }
+function falsePositiveOfRow(scores: Float64Array, start: number, count: number, low: number, why: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, s: ProfSettings): FalsePositive {
+  // `firstLowStep` (found by the caller), then (only then) `weakestStepOf`: a NaN (unscored) step is neither.
   const mayDrop = why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE;
   const mayBottom = upperFloor !== null && score < upperFloor - TIE_TOLERANCE;
   if (low === -1 && !mayDrop && !mayBottom) return NOT_SUSPECTED;

@@ -11,6 +11,7 @@ import type { Decision, Outcome, ReasonCode, Step } from './model';
 import type { PromptReading, QuestionReading } from './transcript/promptReading';
 import type { Turn } from './transcript/turns';
 import type { FalsePositive } from './groups';
+import { maskOf, type DeferredFalsePositives } from './falsePositiveMask';
 import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
 import { Column, COLUMN_PAGE, Interner, SpanColumn } from './columns';
@@ -45,7 +46,8 @@ export interface DecisionColumns {
   flags: Uint8Array;
   scoreStart: Int32Array;
   scoreCount: Int32Array;
-  scores: Float64Array;
+  /** Every rollout's step scores end to end, by pages (`Column.pageList`): no copy of a long column. */
+  scorePages: readonly Float64Array[];
   outcomeKinds: Uint8Array;
   /** A decision's reason (a number of `REASONS`), H, score and consistency (NaN for none) and rank (-1 for none). */
   reason: Uint8Array;
@@ -118,7 +120,10 @@ export class RolloutTable {
   private readonly decisionScore = new Column(Float64Array);
   private readonly decisionConsistency = new Column(Float64Array);
   private readonly decisionRank = new Column(Int32Array);
-  private readonly falsePositives = new Map<number, FalsePositive>();
+  /** A row's false-positive verdict where a rule fired: the verdict, or its number in `deferred`. */
+  private readonly falsePositives = new Map<number, FalsePositive | number>();
+  /** What the verdicts set by number are made from (`setDeferredFalsePositive`). */
+  private deferred: DeferredFalsePositives | null = null;
   private readonly labels = new Map<number, (number | null)[]>();
   private readonly texts: (RowTexts | undefined)[] = [];
   /** Raw-line step offsets kept without the texts (the editor's file on disk), as columns; made on first use. */
@@ -316,7 +321,7 @@ export class RolloutTable {
     c.flags = this.flags.storage();
     c.scoreStart = this.scoreStart.storage();
     c.scoreCount = this.scoreCount.storage();
-    c.scores = this.scores.storage();
+    c.scorePages = this.scores.pageList();
     c.outcomeKinds = this.readings.outcomeKindCodes(kinds);
     c.reason = this.decisionReason.storage();
     c.steps = this.decisionSteps.storage();
@@ -327,7 +332,7 @@ export class RolloutTable {
   }
 
   private readonly columnsForDecisions: DecisionColumns = {
-    groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scores: new Float64Array(0),
+    groups: new Int32Array(0), flags: new Uint8Array(0), scoreStart: new Int32Array(0), scoreCount: new Int32Array(0), scorePages: [],
     outcomeKinds: new Uint8Array(0), reason: new Uint8Array(0), steps: new Int32Array(0), score: new Float64Array(0), consistency: new Float64Array(0), rank: new Int32Array(0),
   };
 
@@ -372,9 +377,27 @@ export class RolloutTable {
     if (fp.rules.length > 0) this.falsePositives.set(row, fp);
   }
 
+  /**
+   * A row's false-positive verdict as number `at` of `deferred`, made when it is first asked for
+   * (`falsePositive`): a report counts the rules that fired (`falsePositiveMask`) and needs none.
+   */
+  setDeferredFalsePositive(row: number, deferred: DeferredFalsePositives, at: number): void {
+    this.deferred = deferred;
+    this.falsePositives.set(row, at);
+  }
+
   /** Forgets every false-positive verdict (before the groups are decided again). */
   clearFalsePositives(): void {
     this.falsePositives.clear();
+    this.deferred = null;
+  }
+
+  /** The rules that fired for a row (`RULE_BITS`), with `SUSPECTED_BIT` when a selected one did; 0 for none. */
+  falsePositiveMask(row: number): number {
+    const fp = this.falsePositives.get(row);
+    if (fp === undefined) return 0;
+    if (typeof fp === 'number') return (this.deferred as DeferredFalsePositives).mask(fp);
+    return maskOf(fp);
   }
 
   isKept(row: number): boolean {
@@ -401,7 +424,9 @@ export class RolloutTable {
   }
 
   falsePositive(row: number): FalsePositive {
-    return this.falsePositives.get(row) ?? NOT_SUSPECTED;
+    const fp = this.falsePositives.get(row);
+    if (fp === undefined) return NOT_SUSPECTED;
+    return typeof fp === 'number' ? (this.deferred as DeferredFalsePositives).make(fp) : fp;
   }
 
   /** A row's group, outcome, decision and response length, written into `into`. */

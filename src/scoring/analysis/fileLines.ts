@@ -42,8 +42,12 @@ export interface ReadLinesOptions {
   maxLineBytes?: number;
 }
 
-/** Reads are 1 MB (fewer round trips); callers analyse the lines in smaller slices. */
-const CHUNK = 1024 * 1024;
+/**
+ * Reads are 256 KB. A read's lines are decoded together and live until the caller has used them:
+ * with 1 MB reads they outlived the young generation's collections, which copied them to the old
+ * one (63 MB of a 50 MB dump's `report`, a fifth of its time); at 256 KB about 13 MB are.
+ */
+const CHUNK = 256 * 1024;
 const LF = 10;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
