@@ -23,7 +23,7 @@ export class Column<T extends Typed> {
   private readonly pages: T[];
   length = 0;
 
-  constructor(private readonly make: new (length: number) => T, capacity = 1024) {
+  constructor(private readonly make: new (length: number) => T, capacity = PAGE) {
     this.pages = [new make(Math.min(capacity, PAGE))];
   }
 

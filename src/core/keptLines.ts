@@ -19,12 +19,14 @@ type Decided = readonly { index: number; decision: { kept: boolean } }[] | undef
 /** What to do with a line: leave it out, copy it, or keep some of its responses. */
 type LineEdit = { kind: 'none' } | { kind: 'all' } | { kind: 'some'; kept: ReadonlySet<number>; layout: ResponseLayout };
 
-function lineEdit(raw: string, rollouts: Decided, fields: Fields): LineEdit {
+/** `textOf` gives the line's text, asked for only when some of its rollouts are kept and others not. */
+function lineEdit(textOf: () => string, rollouts: Decided, fields: Fields): LineEdit {
   if (!rollouts || rollouts.length === 0) return { kind: 'none' };
   const kept = new Set<number>();
   for (const r of rollouts) if (r.decision.kept) kept.add(r.index);
   if (kept.size === 0) return { kind: 'none' };
   if (kept.size === rollouts.length) return { kind: 'all' };
+  const raw = textOf();
   const parsed = parseLenient(raw);
   if (!parsed.ok) return { kind: 'none' };
   const adapted = adaptRecord({ line: 0, raw, value: parsed.value }, fields);
@@ -40,12 +42,16 @@ function lineEdit(raw: string, rollouts: Decided, fields: Fields): LineEdit {
 
 /** The text to write for `raw`, or null to leave the line out. `fields`: the analysis's field mapping. */
 export function keptLineText(raw: string, rollouts: Decided, fields: Fields = {}): string | null {
-  const edit = lineEdit(raw, rollouts, fields);
+  const edit = lineEdit(() => raw, rollouts, fields);
   if (edit.kind === 'none') return null;
   return edit.kind === 'all' ? raw : keepResponses(raw, edit.kept, edit.layout);
 }
 
-/** One line of the input: its decoded text and its bytes (terminator and, on line 1, BOM included). */
+/**
+ * One line of the input: its decoded text and its bytes (terminator and, on line 1, BOM included).
+ * `raw` and `invalidUtf8` are read only for a line some of whose rollouts are kept and others not
+ * (they may be getters that decode the bytes).
+ */
 export interface LineBytes {
   raw: string;
   bytes: Uint8Array;
@@ -58,7 +64,7 @@ export interface LineBytes {
  * bytes, so the bytes it keeps are the bytes it had.
  */
 export function keptLineBytes(line: LineBytes, rollouts: Decided, fields: Fields = {}): Uint8Array | null {
-  const edit = lineEdit(line.raw, rollouts, fields);
+  const edit = lineEdit(() => line.raw, rollouts, fields);
   if (edit.kind === 'none') return null;
   if (edit.kind === 'all') return line.bytes;
   const bom = hasBom(line.bytes) ? 3 : 0;
