@@ -260,13 +260,26 @@ function aggregateOf(pages: readonly Float64Array[], start: number, count: numbe
   let sum = 0;
   let min = Infinity;
   let scored = 0;
-  for (let i = start; i < start + count; i++) {
-    const x = (pages[i >>> COLUMN_PAGE_BITS] as Float64Array)[i & PAGE_MASK]!;
-    // Not finite exactly when x − x is not 0: no call per score.
-    if (x - x !== 0) continue;
-    sum += x;
-    if (x < min) min = x;
-    scored++;
+  const offset = start & PAGE_MASK;
+  if (offset + count <= COLUMN_PAGE) {
+    // Within one page, as nearly every row's scores are: one array, no page per score.
+    const page = pages[start >>> COLUMN_PAGE_BITS] as Float64Array;
+    for (let i = offset; i < offset + count; i++) {
+      const x = page[i]!;
+      // Not finite exactly when x − x is not 0: no call per score.
+      if (x - x !== 0) continue;
+      sum += x;
+      if (x < min) min = x;
+      scored++;
+    }
+  } else {
+    for (let i = start; i < start + count; i++) {
+      const x = (pages[i >>> COLUMN_PAGE_BITS] as Float64Array)[i & PAGE_MASK]!;
+      if (x - x !== 0) continue;
+      sum += x;
+      if (x < min) min = x;
+      scored++;
+    }
   }
   return scored === 0 ? 0 : aggregate === SUM ? sum : aggregate === MIN ? min : sum / scored;
 }

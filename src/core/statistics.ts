@@ -88,12 +88,14 @@ export function calibration(scores: readonly number[], labels: readonly boolean[
   const sums = new Array<number>(bins).fill(0);
   const counts = new Array<number>(bins).fill(0);
   const correct = new Array<number>(bins).fill(0);
-  scores.forEach((s, i) => {
+  // A plain loop: a report runs this once, mostly before the engine optimises it.
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i] as number;
     const b = Math.min(bins - 1, Math.max(0, Math.floor(s * bins)));
     sums[b]! += s;
     counts[b]!++;
     if (labels[i]) correct[b]!++;
-  });
+  }
   return counts.map((c, b) => ({
     low: b / bins,
     high: (b + 1) / bins,
