@@ -4,7 +4,7 @@
  * tool replies to it. Prompts repeat across a group's rollouts, so each reading is cached by the
  * prompt's text: the rollouts of one prompt share one reading object.
  */
-import { readPrompt, type PromptReading, type ReadPrompt } from './transcript/promptReading';
+import { isPlainAtAGlance, PLAIN_PROMPT, readPrompt, type PromptReading, type ReadPrompt } from './transcript/promptReading';
 import { readResponse } from './transcript/response';
 import type { Turn } from './transcript/turns';
 import type { Rollout } from './model';
@@ -27,9 +27,14 @@ let lastRead: ReadPrompt | null = null;
 /** The question of a prompt, read once per distinct prompt text. */
 export function questionOf(prompt: string): ReadPrompt {
   // The rollouts of a group usually come together: the last prompt is compared first (equal
-  // strings compare in one pass, different ones mostly at once), then the cache, plain prompts
-  // included — one lookup costs less than telling again that a prompt is plain.
+  // strings compare in one pass, different ones mostly at once); then a prompt plain at a glance
+  // is read at once, and only the others are looked up in the cache (a lookup hashes the text).
   if (lastPrompt === prompt && lastRead !== null) return lastRead;
+  if (isPlainAtAGlance(prompt)) {
+    lastPrompt = prompt;
+    lastRead = { question: prompt, reading: PLAIN_PROMPT };
+    return lastRead;
+  }
   const cached = promptCache.get(prompt);
   if (cached) {
     lastPrompt = prompt;

@@ -64,6 +64,15 @@ export function isPlainPrompt(prompt: string): boolean {
   return !mayHoldTags(prompt) && !opensWithRoleWord(prompt);
 }
 
+/**
+ * A prompt told plain at a glance: no `<` or `[` (every template tag starts with one) and no role
+ * word on its first line. Cheaper than looking it up in a cache (hashing a new string); a prompt
+ * that holds either is read, and cached, as before.
+ */
+export function isPlainAtAGlance(prompt: string): boolean {
+  return prompt.indexOf('<') === -1 && prompt.indexOf('[') === -1 && !opensWithRoleWord(prompt);
+}
+
 /** Whether the first line is a role word (`system`, `user` …), as a stripped transcript's is. */
 function opensWithRoleWord(prompt: string): boolean {
   const end = prompt.indexOf('\n');
