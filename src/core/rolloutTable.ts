@@ -426,7 +426,11 @@ export class RolloutTable {
   falsePositive(row: number): FalsePositive {
     const fp = this.falsePositives.get(row);
     if (fp === undefined) return NOT_SUSPECTED;
-    return typeof fp === 'number' ? (this.deferred as DeferredFalsePositives).make(fp) : fp;
+    if (typeof fp !== 'number') return fp;
+    // Made once, then kept: every caller gets the same verdict object, as when it was made at once.
+    const made = (this.deferred as DeferredFalsePositives).make(fp);
+    this.falsePositives.set(row, made);
+    return made;
   }
 
   /** A row's group, outcome, decision and response length, written into `into`. */

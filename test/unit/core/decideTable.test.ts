@@ -6,6 +6,7 @@ import { decideTable } from '../../../src/core/decideTable';
 import { decideAll } from '../../../src/core/groups';
 import { resolveSettings } from '../../../src/core/profSettings';
 import { makeCase, settingsFor } from './randomTables';
+import { maskOf } from '../../../src/core/falsePositiveMask';
 
 describe('decideTable', () => {
   it('decides every rollout as decideAll does, for many tables and settings', () => {
@@ -18,7 +19,12 @@ describe('decideTable', () => {
       decideTable(table, settings);
       const expected = decideAll(members, settings);
       const decisions = Array.from({ length: table.count }, (_, row) => table.decision(row));
+      // The rules' bits a report counts, read before the verdicts are made (they are made when asked for).
+      const masks = Array.from({ length: table.count }, (_, row) => table.falsePositiveMask(row));
       const falsePositives = Array.from({ length: table.count }, (_, row) => table.falsePositive(row));
+      expect(masks, `seed ${seed}`).toEqual(expected.falsePositives.map(maskOf));
+      // A verdict once made is the one every later caller gets.
+      for (let row = 0; row < table.count; row++) expect(table.falsePositive(row)).toBe(falsePositives[row]);
       expect(decisions, `seed ${seed}`).toEqual(expected.decisions);
       expect(falsePositives, `seed ${seed}`).toEqual(expected.falsePositives);
       compared += decisions.length;
