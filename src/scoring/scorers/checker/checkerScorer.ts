@@ -85,14 +85,40 @@ async function scoreItems(items: readonly ScoreItem[], run: Run): Promise<StepSc
 }
 
 /**
+ * A request's steps travel as one string: kept under V8's largest ordinary object (128 KiB), which
+ * is made in memory of its own, fresh from the system, every time. On this project's 2-core
+ * machine, joining requests of 64 rollouts of a 50 MB dump (about 220 KB each) took 180 ms where
+ * requests half that size took 17 ms.
+ */
+const MAX_REQUEST_CHARS = 48 * 1024;
+
+/** Chunks of at most `CHUNK` items whose steps hold at most `MAX_REQUEST_CHARS` together (an item longer alone is a chunk alone). */
+function requestChunks(items: readonly ScoreItem[]): (readonly ScoreItem[])[] {
+  const chunks: (readonly ScoreItem[])[] = [];
+  let start = 0;
+  let chars = 0;
+  for (let i = 0; i < items.length; i++) {
+    let length = 0;
+    for (const step of (items[i] as ScoreItem).steps) length += step.length;
+    if (i > start && (i - start === CHUNK || chars + length > MAX_REQUEST_CHARS)) {
+      chunks.push(items.slice(start, i));
+      start = i;
+      chars = 0;
+    }
+    chars += length;
+  }
+  if (start < items.length) chunks.push(items.slice(start));
+  return chunks;
+}
+
+/**
  * The same scoring with the steps judged in worker threads: every chunk goes to the pool at once,
  * and the chunks are finished in order here, where the CAS decides the steps a worker named (judged
  * again here, the same way) with one request per chunk, as above.
  */
 async function scoreInPool(items: readonly ScoreItem[], run: Run, pool: CheckerPool): Promise<StepScoring[]> {
   run.signal?.throwIfAborted();
-  const chunks: (readonly ScoreItem[])[] = [];
-  for (let start = 0; start < items.length; start += CHUNK) chunks.push(items.slice(start, start + CHUNK));
+  const chunks = requestChunks(items);
   const replies = chunks.map((chunk) => pool.judge(chunk.map((item) => item.steps), run.scores, run.signal).catch((error: unknown) => {
     if (run.signal?.aborted) throw error;
     throw new CheckerWorkerError(chunk[0]?.line ?? null, `the checker's worker failed on the rollouts of ${lineSpan(chunk)}: ${error instanceof Error ? error.message : String(error)}`);
