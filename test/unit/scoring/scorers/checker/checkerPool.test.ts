@@ -81,6 +81,28 @@ describe('the checker in worker threads', () => {
     expect(JSON.stringify(pooled.analysis.diagnostics)).toBe(JSON.stringify(here.analysis.diagnostics));
   }, 60_000);
 
+  it('sends requests under 48K characters (a larger one is made in fresh memory each time), one rollout alone when it is longer', async () => {
+    const path = join(dir, 'long-responses.jsonl');
+    const step = (k: number, n: number): string => `Step ${n}: we have ${k} + ${n} = ${k + n}, and the running total grows by a few units as the reasoning goes on.`;
+    // 3,000 characters a rollout, and one of 60,000: a request of 64 rollouts would hold 190,000.
+    const lines = Array.from({ length: 200 }, (_, k) => JSON.stringify({ prompt: `Problem ${k >> 3}`, response: Array.from({ length: k === 77 ? 500 : 25 }, (_, n) => step(k, n)).join('\n\n'), gold: String(k) }));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const sizes: { items: number; chars: number }[] = [];
+    const judge = pool.judge.bind(pool);
+    const recording = Object.create(pool) as CheckerPool;
+    recording.judge = (items, scores, signal) => {
+      sizes.push({ items: items.length, chars: items.reduce((n, steps) => n + steps.reduce((m, s) => m + s.length, 0), 0) });
+      return judge(items, scores, signal);
+    };
+    const pooled = await analysePath(path, { scorer: 'checker', checkerPool: recording });
+    const here = await analysePath(path, { scorer: 'checker' });
+    expect(sizes.reduce((n, s) => n + s.items, 0)).toBe(200);
+    expect(sizes.filter((s) => s.chars > 48 * 1024).every((s) => s.items === 1)).toBe(true);
+    expect(sizes.some((s) => s.items === 1 && s.chars > 48 * 1024)).toBe(true);
+    expect(Math.max(...sizes.map((s) => s.items))).toBeLessThan(64);
+    expect(JSON.stringify(pooled.analysis.rollouts)).toBe(JSON.stringify(here.analysis.rollouts));
+  }, 60_000);
+
   it('names the file and line when a worker dies', async () => {
     const dying = join(dir, 'dying-worker.js');
     writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
