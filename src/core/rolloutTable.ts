@@ -313,7 +313,7 @@ export class RolloutTable {
    * `count` being room): what they are
    * computed from — each row's group number, flags (`IS_SCORED`), step scores (NaN for an
    * unscored step) and outcome kind as an index of `kinds` — and where they go (the flags are
-   * written too). False positives are set apart (`setFalsePositive`).
+   * written too). False positives are set apart (`setFalsePositive`, `setDeferredFalsePositive`).
    */
   decisionColumns(kinds: readonly string[]): DecisionColumns {
     const c = this.columnsForDecisions;
