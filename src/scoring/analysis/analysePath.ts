@@ -96,8 +96,10 @@ async function analyseInput(path: string, input: InputFile, options: PathAnalyse
   }
   // A parquet row cannot be read back by its line: its texts are kept instead.
   const index = options.keepText === false && !isParquet ? new LineIndex() : null;
-  // With checker workers, a few slices are scored at once while the next are read; each is added in file order.
-  const depth = options.checkerPool ? 2 * options.checkerPool.size + 1 : 1;
+  // With checker workers, a few slices are scored at once while the next are read; each is added in
+  // file order. One slice per worker and one more: with two per worker, the slices waiting held more
+  // texts than the young generation's collections could pass over (measured 6% slower on 2 cores).
+  const depth = options.checkerPool ? options.checkerPool.size + 1 : 1;
   const begun: BegunBatch[] = [];
   try {
     for await (const lines of readInputLines(path, { input, kind, ...(onChunk ? { onChunk } : {}) })) {
