@@ -174,11 +174,16 @@ function directWriter(handle: FileHandle): AtomicWriter {
 
 /**
  * Collects small writes (text or bytes) into writes of at most 1 MB: each is encoded or copied
- * into one buffer, reused from write to write (no object per piece for the collector to find).
+ * into one of two buffers, reused from write to write (no object per piece for the collector to
+ * find). A full buffer is written while the next one fills: at most one write is in flight, and
+ * the next waits for it (its failure is thrown there, or by `flush`).
  */
 class WriteBuffer {
   private buffer: Buffer | null = null;
+  /** The other buffer, once its write is done. */
+  private spare: Buffer | null = null;
   private used = 0;
+  private writing: Promise<void> | null = null;
 
   constructor(private readonly handle: FileHandle) {}
 
@@ -186,11 +191,15 @@ class WriteBuffer {
     // The most bytes `data` can take: a UTF-16 code unit is at most 3 bytes of UTF-8.
     const most = typeof data === 'string' ? data.length * 3 : data.length;
     if (most > BUFFER_SIZE - this.used) {
-      await this.flush();
-      // Written now, as it is: no copy of a large piece.
-      if (most > BUFFER_SIZE) return void (await this.handle.writeFile(data));
+      await this.send();
+      if (most > BUFFER_SIZE) {
+        // Written now, as it is, after what came before it: no copy of a large piece.
+        await this.settle();
+        return void (await this.handle.writeFile(data));
+      }
     }
-    const buffer = (this.buffer ??= Buffer.allocUnsafe(BUFFER_SIZE));
+    const buffer = (this.buffer ??= this.spare ?? Buffer.allocUnsafe(BUFFER_SIZE));
+    if (buffer === this.spare) this.spare = null;
     if (typeof data === 'string') this.used += buffer.write(data, this.used, 'utf8');
     else {
       buffer.set(data, this.used);
@@ -198,11 +207,33 @@ class WriteBuffer {
     }
   }
 
+  /** Every byte written to the file. */
   async flush(): Promise<void> {
+    await this.send();
+    await this.settle();
+  }
+
+  /** Starts writing what was collected, once the write before it is done; the next pieces go to the other buffer. */
+  private async send(): Promise<void> {
     if (this.used === 0 || this.buffer === null) return;
+    await this.settle();
+    const full = this.buffer;
     const used = this.used;
+    this.buffer = null;
     this.used = 0;
-    await this.handle.writeFile(this.buffer.subarray(0, used));
+    const writing = this.handle.writeFile(full.subarray(0, used)).then(() => {
+      this.spare = full;
+    });
+    // Heard by `settle`; a write that fails while nothing waits on it must not end the process.
+    writing.catch(() => undefined);
+    this.writing = writing;
+  }
+
+  /** Waits for the write in flight; throws its failure. */
+  private async settle(): Promise<void> {
+    const writing = this.writing;
+    this.writing = null;
+    if (writing) await writing;
   }
 }
 
