@@ -16,13 +16,9 @@ import { decideGroup, isPenalised, roundHalfEven, TIE_TOLERANCE } from './prof';
 import { falsePositivesOf, upperHalfFloor } from './groups';
 import type { Decision, ReasonCode } from './model';
 import { COLUMN_PAGE, COLUMN_PAGE_BITS } from './columns';
-import { RULE_BITS } from './falsePositiveMask';
 import { DeferredFacts } from './deferredFalsePositives';
 
 const PAGE_MASK = COLUMN_PAGE - 1;
-const PROF_DROPPED = RULE_BITS['prof-dropped'];
-const WEAK_STEP = RULE_BITS['weak-step'];
-const BOTTOM_HALF = RULE_BITS['bottom-half'];
 
 /** Decides every group of `table` and records the decisions in it. */
 export function decideTable(table: RolloutTable, settings: ProfSettings): void {
@@ -234,15 +230,10 @@ function writeDecisions(w: GroupWork, columns: DecisionColumns, R: number, upper
       columns.consistency[row] = w.consistency[k]!;
       columns.rank[row] = i + 1;
       if (c === 0) {
-        // `rankedFalsePositive`'s rules, in its order; the verdict itself is made when asked for.
-        const score = w.score[k]!;
-        const consistency = w.consistency[k]!;
+        // The false-positive rules; a verdict, where one fires, is made when asked for.
         const low = firstLowStep(scorePages, scoreStart[row]!, scoreCount[row]!, s.threshold);
-        let mask = 0;
-        if (why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE) mask |= PROF_DROPPED;
-        if (low !== -1) mask |= WEAK_STEP;
-        if (upperFloor !== null && score < upperFloor - TIE_TOLERANCE) mask |= BOTTOM_HALF;
-        if (mask !== 0) table.setDeferredFalsePositive(row, deferred, deferred.add(row, why, low, score, consistency, upperFloor, keptFloor, mask));
+        const at = deferred.add(row, why, low, w.score[k]!, w.consistency[k]!, upperFloor, keptFloor);
+        if (at !== -1) table.setDeferredFalsePositive(row, deferred, at);
       }
     }
   }

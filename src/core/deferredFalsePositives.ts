@@ -7,11 +7,14 @@ import { REASONS } from './rolloutTable';
 import type { ProfSettings } from './profSettings';
 import type { ReasonCode } from './model';
 import { TIE_TOLERANCE } from './prof';
-import { NOT_SUSPECTED, rankedFalsePositive, type FalsePositive } from './groups';
+import { rankedFalsePositive, type FalsePositive } from './groups';
 import { Column } from './columns';
 import { RULE_BITS, SUSPECTED_BIT, type DeferredFalsePositives } from './falsePositiveMask';
 
 const LOW_CONSISTENCY = REASONS.indexOf('dropped-low-consistency');
+const PROF_DROPPED = RULE_BITS['prof-dropped'];
+const WEAK_STEP = RULE_BITS['weak-step'];
+const BOTTOM_HALF = RULE_BITS['bottom-half'];
 
 /**
  * The false-positive verdicts of ranked correct rows where a rule fired, held as what the rules
@@ -38,8 +41,17 @@ export class DeferredFacts implements DeferredFalsePositives {
     this.selected = selected;
   }
 
-  /** Holds the verdict of `row` (some rule fired) and returns its number. */
-  add(row: number, why: number, low: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, mask: number): number {
+  /**
+   * The rules of `rankedFalsePositive` for a ranked correct row, in its order, as bits: when one
+   * fires, the row's verdict is held and its number returned; else -1 (no verdict, as
+   * `NOT_SUSPECTED`).
+   */
+  add(row: number, why: number, low: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null): number {
+    let mask = 0;
+    if (why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE) mask |= PROF_DROPPED;
+    if (low !== -1) mask |= WEAK_STEP;
+    if (upperFloor !== null && score < upperFloor - TIE_TOLERANCE) mask |= BOTTOM_HALF;
+    if (mask === 0) return -1;
     const at = this.rows.length;
     this.rows.push(row);
     this.why.push(why);
@@ -63,27 +75,24 @@ export class DeferredFacts implements DeferredFalsePositives {
     for (let i = 0; i < steps.length; i++) scores[i] = steps[i] ?? Number.NaN;
     const upper = this.upperFloor.get(at);
     const kept = this.keptFloor.get(at);
-    return falsePositiveOfRow(scores, 0, scores.length, this.low.get(at), this.why.get(at), this.score.get(at), this.consistency.get(at), Number.isNaN(upper) ? null : upper, Number.isNaN(kept) ? null : kept, this.s);
+    return verdictOf(scores, this.low.get(at), this.why.get(at), this.score.get(at), this.consistency.get(at), Number.isNaN(upper) ? null : upper, Number.isNaN(kept) ? null : kept, this.s);
   }
 }
 
 /**
- * `falsePositiveOf` for a ranked correct row whose step scores are `scores[start, start + count)`:
- * the shared no-suspicion value, with no object made, unless a rule fires.
+ * `falsePositiveOf` for a ranked correct row some rule fired for (`DeferredFacts.add`), whose step
+ * scores are `scores` (NaN for an unscored step) and whose first low step is `low` (-1 for none).
  */
-function falsePositiveOfRow(scores: Float64Array, start: number, count: number, low: number, why: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, s: ProfSettings): FalsePositive {
-  // `firstLowStep` (found by the caller), then (only then) `weakestStepOf`: a NaN (unscored) step is neither.
-  const mayDrop = why === LOW_CONSISTENCY && keptFloor !== null && consistency < keptFloor - TIE_TOLERANCE;
-  const mayBottom = upperFloor !== null && score < upperFloor - TIE_TOLERANCE;
-  if (low === -1 && !mayDrop && !mayBottom) return NOT_SUSPECTED;
+function verdictOf(scores: Float64Array, low: number, why: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null, s: ProfSettings): FalsePositive {
+  // `weakestStepOf` only when a step is low: a NaN (unscored) step is neither.
   let lowStep: { step: number; score: number } | null = null;
   let weakestStep: { step: number; score: number } | null = null;
   if (low !== -1) {
-    lowStep = { step: low, score: scores[start + low]! };
+    lowStep = { step: low, score: scores[low]! };
     let step = -1;
     let weakest = 0;
-    for (let i = 0; i < count; i++) {
-      const x = scores[start + i]!;
+    for (let i = 0; i < scores.length; i++) {
+      const x = scores[i]!;
       if (x - x === 0 && (step === -1 || x < weakest)) {
         step = i;
         weakest = x;

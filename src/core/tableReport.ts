@@ -150,7 +150,6 @@ function add(map: Record<string, number>, key: string, n: number): void {
   map[key] = (map[key] ?? 0) + n;
 }
 
-
 /** The words for how each row was read, made once per reading number (rows kept by row: once per reading). */
 class ReadAsByRow {
   private readonly byId = new Map<number, string | null>();

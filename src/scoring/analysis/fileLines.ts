@@ -197,7 +197,8 @@ interface Decoded {
 
 /** A line that fits in one chunk: one decode, and a strict one only when U+FFFD shows up. */
 function decode(bytes: Buffer): Decoded {
-  // UTF-8; without arguments `toString` decodes at once, with none of the encoding's lookup (a tenth of the reading's time, measured).
+  // UTF-8: without arguments `toString` decodes at once, with no lookup of the encoding (a cold loop
+  // over a 50 MB dump's lines: 10–19 ms against 43–55 ms; the whole `report`: no measurable change).
   const text = bytes.toString();
   // A replacement character may be in the file legitimately; only then pay for a strict decode.
   return { text, isInvalidUtf8: text.includes('\uFFFD') && !isValidUtf8(bytes) };
