@@ -4,6 +4,7 @@
  */
 import type { PromptReading } from './transcript/promptReading';
 import type { Turn } from './transcript/turns';
+import type { AskedFormat } from './answer/askedFormat';
 
 /** A problem found while reading input: always tied to a 1-based line of the file. */
 export interface Diagnostic {
@@ -42,6 +43,11 @@ export interface Outcome {
   extracted?: string | null;
   /** Where that answer came from: the file's own `pred`, or the convention that found it. */
   answerFrom?: AnswerSource;
+  /**
+   * The answer format the prompt asks for, when it states one: the answer was read at its last
+   * marker, and a response without one (`extracted` null) is graded incorrect, as trainers do.
+   */
+  asked?: AskedFormat;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface Outcome {
  * beside the response; otherwise the convention that matched in the response (docs/formats.md §Outcomes,
  * docs/answer-policy.md).
  */
-export type AnswerSource = 'pred' | 'boxed' | 'answer-heading' | 'the-answer-is' | 'a-colon' | 'program-output' | 'last-number';
+export type AnswerSource = 'pred' | 'boxed' | 'answer-heading' | 'the-answer-is' | 'a-colon' | 'program-output' | 'last-number' | 'answer-tags' | 'verl-gsm8k';
 
 /** Where the response text sits inside the raw line, so decoded offsets can be mapped back. */
 export interface RawLocation {

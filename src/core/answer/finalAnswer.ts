@@ -7,6 +7,7 @@
  */
 import type { AnswerSource } from '../model';
 import { extractAnswer, extractLastNumber } from './extract';
+import { readAskedAnswer, type AskedFormat } from './askedFormat';
 
 /** An answer and where it came from. */
 export interface FinalAnswer {
@@ -26,9 +27,24 @@ export function lastProgramOutput(response: string): string | null {
   return text === '' ? null : text;
 }
 
-/** The final answer of a response; `pred` is the harness's own extraction, when the file has one. */
-export function finalAnswer(response: string, pred: string | null = null): FinalAnswer | null {
+const ASKED_SOURCES: Readonly<Record<AskedFormat, AnswerSource>> = {
+  hashes: 'a-colon',
+  boxed: 'boxed',
+  'answer-tags': 'answer-tags',
+  'the-answer-is': 'the-answer-is',
+};
+
+/**
+ * The final answer of a response; `pred` is the harness's own extraction, when the file has one.
+ * With `asked` (the format the prompt asks for), only that format's last marker is read: no
+ * other convention and no last-number fallback, as a trainer's rule reads it.
+ */
+export function finalAnswer(response: string, pred: string | null = null, asked: AskedFormat | null = null): FinalAnswer | null {
   if (pred !== null && pred.trim() !== '') return { text: pred.trim(), from: 'pred' };
+  if (asked !== null) {
+    const read = readAskedAnswer(response, asked);
+    return read === null ? null : { text: read.text, from: ASKED_SOURCES[asked] };
+  }
   const written = extractAnswer(response);
   if (written) return { text: written.text, from: written.method };
   const output = lastProgramOutput(response);

@@ -31,6 +31,8 @@ const ANSWER_SOURCES: Readonly<Record<AnswerSource, string>> = {
   'a-colon': 'answer from A: / ####',
   'program-output': 'answer from the last program output',
   'last-number': 'answer: the last number of the response',
+  'answer-tags': 'answer from the last <answer> tags',
+  'verl-gsm8k': "answer by verl's GSM8K rule: the last `#### N` in the last 300 characters, compared as written",
 };
 
 /** Where the final answer was taken from, in words. */

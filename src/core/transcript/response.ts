@@ -99,7 +99,11 @@ function finish(text: string, reading: ResponseReading): ResponseReading | null 
   return { ...reading, turns };
 }
 
-/** Each assistant turn cut around its `<tool_call>…</tool_call>` blocks (a block left open runs to the turn's end). */
+/**
+ * Each assistant turn cut around its `<tool_call>…</tool_call>` blocks. A block left open holds
+ * its first line of text (the call's JSON) and no more: what the model wrote after a malformed
+ * call is its own text (its `#### 7`, which a trainer's reward rule reads).
+ */
 function withToolCalls(text: string, turns: readonly Turn[]): Turn[] {
   const open = new Finder(text, TOOL_CALL_OPEN);
   const close = new Finder(text, TOOL_CALL_CLOSE);
@@ -114,7 +118,7 @@ function withToolCalls(text: string, turns: readonly Turn[]): Turn[] {
       const at = open.next(from);
       if (at === -1 || at >= turn.end) break;
       const shut = close.next(at);
-      const end = shut === -1 || shut >= turn.end ? turn.end : shut + TOOL_CALL_CLOSE.length;
+      const end = shut === -1 || shut >= turn.end ? openCallEnd(text, at + TOOL_CALL_OPEN.length, turn.end) : shut + TOOL_CALL_CLOSE.length;
       out.push({ role: 'assistant', start: from, end: at }, { role: 'tool-call', start: at, end });
       from = end;
     }
@@ -143,4 +147,15 @@ export function assistantText(text: string, turns: readonly Turn[] | null | unde
 
 function blank(span: string): string {
   return span.replace(/[^\n]/g, ' ');
+}
+
+/** Where a `<tool_call>` never closed ends: after the first line with text in it, or at `limit`. */
+function openCallEnd(text: string, from: number, limit: number): number {
+  let at = from;
+  for (;;) {
+    const lineEnd = text.indexOf('\n', at);
+    const end = lineEnd === -1 || lineEnd >= limit ? limit : lineEnd;
+    if (text.slice(at, end).trim() !== '' || end === limit) return end;
+    at = end + 1;
+  }
 }

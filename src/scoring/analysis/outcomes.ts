@@ -7,6 +7,9 @@
  */
 import type { Outcome, Rollout } from '../../core/model';
 import { finalAnswer } from '../../core/answer/finalAnswer';
+import { askedFormatOfPrompt } from '../../core/answer/askedFormat';
+import { verlGsm8kAnswer, verlGsm8kEqual } from '../../core/answer/trainerRule';
+import type { FinalAnswer } from '../../core/answer/finalAnswer';
 import { assistantText } from '../../core/transcript/response';
 import { responseTurnsOf } from '../../core/rolloutText';
 import { createBoundedGrader, type BoundedGrader } from '../../core/answer/boundedGrade';
@@ -40,10 +43,20 @@ export class OutcomeResolver {
     rollouts.forEach((r, at) => {
       if (!options.extractAlways && r.fileOutcome.kind !== 'unknown') return void outcomes.push(r.fileOutcome);
       // Tool replies and tool calls never supply the answer: only the assistant's own text is read.
-      const answer = finalAnswer(assistantText(r.response, responseTurnsOf(r)), r.filePred ?? null);
-      const found = answer ? { extracted: answer.text, answerFrom: answer.from } : { extracted: null };
-      if (r.fileOutcome.kind !== 'unknown') {
+      const pred = r.filePred ?? null;
+      const asked = pred === null || pred.trim() === '' ? askedFormatOfPrompt(r.prompt, r.promptReading?.system) : null;
+      const text = assistantText(r.response, responseTurnsOf(r));
+      const verlRule = asked === 'hashes' && (r.format === 'verl' || r.format === 'verl-v1');
+      const answer = verlRule ? verlAnswer(text) : finalAnswer(text, pred, asked);
+      const found = { extracted: answer ? answer.text : null, ...(answer ? { answerFrom: answer.from } : {}), ...(asked ? { asked } : {}) };
+      if (verlRule && r.fileOutcome.kind === 'unknown' && r.gold !== null) {
+        // verl's GSM8K rule compares the text as written: no CAS, and nothing left undecided.
+        outcomes.push({ kind: answer !== null && verlGsm8kEqual(answer.text, r.gold) ? 'correct' : 'incorrect', source: 'graded', ...found });
+      } else if (r.fileOutcome.kind !== 'unknown') {
         outcomes.push({ ...r.fileOutcome, ...found });
+      } else if (r.gold !== null && answer === null && asked !== null) {
+        // The prompt asks for a marker the response never wrote: a trainer's rule gives it nothing.
+        outcomes.push({ kind: 'incorrect', source: 'graded', ...found });
       } else if (r.gold === null || answer === null) {
         outcomes.push({ kind: 'unknown', source: 'none', ...found });
       } else if (answer.from === 'pred' && harnessNumericEqual(answer.text, r.gold) !== null) {
@@ -69,4 +82,10 @@ export class OutcomeResolver {
     });
     return { outcomes, ungraded };
   }
+}
+
+/** The answer as verl's GSM8K rule reads it, named as that rule. */
+function verlAnswer(text: string): FinalAnswer | null {
+  const answer = verlGsm8kAnswer(text);
+  return answer === null ? null : { text: answer, from: 'verl-gsm8k' };
 }
