@@ -41,8 +41,9 @@ export function fixtureFiles(fixtures: string): string[] {
       const rel = dir ? `${dir}/${name}` : name;
       if (statSync(join(fixtures, rel)).isDirectory()) {
         // prm/ is a labelled evaluation set (realPrmScores.test.ts covers it), not a rollout dump;
-        // left out, it also leaves the generated dumps' text pool as recorded.
-        if (name !== 'golden' && name !== 'prm') walk(rel);
+        // real/ has its own acceptance suite (test/real), checked against the files' own verdicts.
+        // Left out, they also leave the generated dumps' text pool as recorded.
+        if (name !== 'golden' && name !== 'prm' && name !== 'real') walk(rel);
       } else if (/\.jsonl?$/.test(name)) {
         found.push(rel);
       }
