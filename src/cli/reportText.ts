@@ -10,6 +10,7 @@ import { capText } from '../core/presentation/capText';
 import { strongestFirst } from '../core/flagStrength';
 import { recordLocation } from '../core/presentation/locationWords';
 import { thresholdText } from '../core/presentation/thresholdWords';
+import { gradingAgreementText } from '../core/presentation/outcomeWords';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 
 /** Render the whole report; `threshold` says where the threshold came from (calibrated, given …). */
@@ -25,6 +26,7 @@ export function renderReport(a: FileAnalysis, width = 100, threshold?: Threshold
     '',
     `rollouts ${r.rollouts} in ${r.groups} groups · kept ${r.kept} · dropped ${r.dropped - r.notRanked} · not ranked ${r.notRanked} · unreadable lines ${r.unreadableLines}`,
     `outcomes: correct ${r.outcomes.correct} (${formatPercent(r.accuracy)} of rollouts) · incorrect ${r.outcomes.incorrect} · unknown ${r.outcomes.unknown} · non-binary ${r.outcomes['non-binary']}`,
+    ...(r.gradingAgreement ? [gradingAgreementText(r.gradingAgreement)] : []),
     `suspected false positives: ${r.suspectedFalsePositives} (${formatPercent(r.falsePositiveRate)} of ranked correct) — rules fired: ${ruleCounts(r.byFalsePositiveRule)}`,
     `step-count penalty: ${r.penalised} rollout${r.penalised === 1 ? '' : 's'} · AUROC of ${s.aggregate} step score vs outcome: ${r.auroc === null ? 'n/a' : r.auroc.toFixed(3)}`,
     `scored by: ${Object.entries(r.scorers).map(([k, v]) => `${k} ${v}`).join(' · ')}`,

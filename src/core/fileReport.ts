@@ -52,6 +52,12 @@ export interface FileReport {
   scorers: Record<string, number>;
   /** Rollouts per way the file was read (`read as: TRL completions; question read from a chat transcript (…)`). */
   readAs: Record<string, number>;
+  /**
+   * Where records state their outcome (a trainer's reward, a harness's verdict) and carry a gold:
+   * how many answers were graded against the gold, how many of those agree with the file, and the
+   * first rollouts where they do not (line, 0-based response index). Absent when there were none.
+   */
+  gradingAgreement?: { graded: number; agrees: number; disagreeing: { line: number; index: number }[] };
 }
 
 /** Build the report from analysed rollouts and the count of unreadable lines. */

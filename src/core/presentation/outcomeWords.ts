@@ -58,3 +58,23 @@ export function outcomeLine(outcome: Outcome, gold: string | null, field: string
   const how = notes.length ? ` (${notes.join('; ')})` : '';
   return `${outcomeSymbol(outcome.kind)} ${outcome.kind} · extracted ${clip(outcome.extracted, 60)} vs gold ${clip(gold, 60)}${how}`;
 }
+
+/** The agreement of grading against the gold with the outcomes a file states. */
+export interface GradingAgreementFacts {
+  graded: number;
+  agrees: number;
+  disagreeing: readonly { line: number; index: number }[];
+}
+
+/**
+ * `graded 1,024 answers against the gold: agrees with the file's outcome on 1,000 (97.7%); differs
+ * first at line 12, line 40 (response 3 of its line)`: what a user checks before trusting the grading
+ * of files that state no outcome.
+ */
+export function gradingAgreementText(a: GradingAgreementFacts): string {
+  const share = a.graded === 0 ? '' : ` (${((100 * a.agrees) / a.graded).toFixed(1)}%)`;
+  const head = `graded ${a.graded.toLocaleString('en-US')} answer${a.graded === 1 ? '' : 's'} against the gold: agrees with the file's outcome on ${a.agrees.toLocaleString('en-US')}${share}`;
+  if (a.disagreeing.length === 0) return head;
+  const where = a.disagreeing.map((d) => (d.index > 0 ? `line ${d.line} (response ${d.index + 1})` : `line ${d.line}`));
+  return `${head}; differs first at ${where.join(', ')}`;
+}

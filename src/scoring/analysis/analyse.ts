@@ -18,7 +18,7 @@ import { FieldPresence } from '../../core/fieldPresence';
 import type { Scorer, ScorerInfo } from '../scorers/scorer';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { createScorerChain, hasFileScores } from '../scorers/chain';
-import { OutcomeResolver, type UngradedAnswer } from './outcomes';
+import { GradingAgreement, OutcomeResolver, type UngradedAnswer } from './outcomes';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import { PLAIN_PROMPT, questionReadingOf } from '../../core/transcript/promptReading';
 import { responseTurnsOf } from '../../core/rolloutText';
@@ -35,7 +35,7 @@ export interface BegunBatch {
   /** What reading the batch's lines found, then what preparing its records found. */
   readonly readDiagnostics: readonly Diagnostic[];
   readonly found: readonly Diagnostic[];
-  readonly work: Promise<[{ outcomes: Outcome[]; ungraded: UngradedAnswer[] }, StepScoring[]]>;
+  readonly work: Promise<[{ outcomes: Outcome[]; ungraded: UngradedAnswer[]; agreement: GradingAgreement }, StepScoring[]]>;
 }
 
 /** One analysis: the CLI, the editor's worker and the tests all describe it this way. */
@@ -134,6 +134,8 @@ export class Analyzer {
   private readonly diagnostics: Diagnostic[] = [];
   private readonly chain: ReturnType<typeof createScorerChain>;
   private readonly outcomes: OutcomeResolver;
+  /** Grading against the gold where the file also states the outcome. */
+  private readonly agreement = new GradingAgreement();
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
   private readonly extractAnswers: boolean;
@@ -223,12 +225,13 @@ export class Analyzer {
   async commit(batch: BegunBatch): Promise<void> {
     this.addDiagnostics(batch.readDiagnostics);
     for (const d of batch.found) this.keepDiagnostic(d);
-    const [{ outcomes, ungraded }, scorings] = await batch.work.catch((error: unknown) => {
+    const [{ outcomes, ungraded, agreement }, scorings] = await batch.work.catch((error: unknown) => {
       // Named like a diagnostic: the file and the line where the failed rollouts start.
       throw error instanceof CheckerWorkerError ? new Error(`${this.options.fileName}:${error.line ?? 1}: ${error.message}`) : error;
     });
     const prepared = batch.prepared;
     for (const u of ungraded) this.diagnostics.push(notGraded(u));
+    this.agreement.add(agreement);
     for (let i = 0; i < prepared.length; i++) {
       const p = prepared[i] as PreparedRollout;
       const scoring = scorings[i] as StepScoring;
@@ -278,6 +281,7 @@ export class Analyzer {
     decideTable(table, this.settings);
     if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
     const report = reportOfTable(table, this.unreadable);
+    if (this.agreement.graded > 0) report.gradingAgreement = { graded: this.agreement.graded, agrees: this.agreement.agrees, disagreeing: [...this.agreement.disagreeing] };
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
     await this.cas.release();
