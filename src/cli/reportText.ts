@@ -2,7 +2,7 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../core/fileAnalysis';
+import { eachRollout, groupNamesOfAnalysis, type AnalysedRollout, type FileAnalysis } from '../core/fileAnalysis';
 import { groupIds } from '../core/decisionLines';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
@@ -51,6 +51,7 @@ const GROUPS_SHOWN = 40;
 /** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
 function groupTable(a: FileAnalysis, width: number): string[] {
   const ids = groupIds(eachRollout(a));
+  const names = groupNamesOfAnalysis(a, GROUPS_SHOWN + 1);
   // Only the groups shown keep their rollouts (a dump's millions are walked once, not held).
   const byGroup = new Map<string, AnalysedRollout[]>();
   for (const r of eachRollout(a)) {
@@ -60,7 +61,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
   }
   const rows = [
     'groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · T/t dropped by a tie (file order) · ? not ranked)',
-    '  group      line     n  n+  n−  kept  strip      prompt',
+    '  group      line     n  n+  n−  kept  strip      question',
   ];
   const limit = GROUPS_SHOWN;
   let shown = 0;
@@ -73,7 +74,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
     const nMinus = members.filter((m) => m.outcome.kind === 'incorrect').length;
     const kept = members.filter((m) => m.decision.kept).length;
     const strip = members.map(stripChar).join('');
-    const prompt = (members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
+    const prompt = (names.get(members[0]!.id) || members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
     const head = `  ${capText(ids.get(key)!, 40).padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
     rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
   }

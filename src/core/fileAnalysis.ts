@@ -2,6 +2,7 @@
  * The analysed file as every surface sees it: each rollout with its steps, scores, outcome and
  * PROF decision, plus the file's diagnostics and report.
  */
+import { groupNamesOf } from './presentation/groupNames';
 import type { AnalysedRollout } from './analysedRollout';
 import type { Diagnostic, Rollout, Step } from './model';
 import type { FileReport } from './fileReport';
@@ -80,4 +81,33 @@ export function rawStepSpans(raw: string, rollout: Pick<Rollout, 'responsePath' 
   for (const s of steps) offsets.push(s.start + shift, s.end + shift);
   const mapped = decodedToRaw(raw, location, offsets);
   return steps.map((_, i) => ({ start: mapped[2 * i] as number, end: mapped[2 * i + 1] as number }));
+}
+
+/** Groups named at most (a name a label of at most 160 characters: 20,000 of them a few MB). */
+export const MAX_NAMED_GROUPS = 20_000;
+
+/**
+ * Each group's name (its question without the instruction every group of the file shares), by the
+ * id of its first rollout, in file order; the first `limit` groups.
+ */
+export function groupNamesOfAnalysis(a: FileAnalysis, limit = MAX_NAMED_GROUPS): Map<number, string> {
+  const firsts = a.rows?.table ? a.rows.table.groupQuestions() : firstOfEachGroup(a);
+  const names = groupNamesOf(firsts);
+  const byRow = new Map<number, string>();
+  for (const g of firsts) {
+    if (byRow.size >= limit) break;
+    byRow.set(g.firstRow, names.get(g.group) ?? '');
+  }
+  return byRow;
+}
+
+function firstOfEachGroup(a: FileAnalysis): { group: string; firstRow: number; question: string }[] {
+  const seen = new Set<string>();
+  const firsts: { group: string; firstRow: number; question: string }[] = [];
+  for (const r of a.rollouts) {
+    if (seen.has(r.group)) continue;
+    seen.add(r.group);
+    firsts.push({ group: r.group, firstRow: r.id, question: r.prompt });
+  }
+  return firsts;
 }

@@ -224,6 +224,11 @@ export class RolloutTable {
     return this.groupPrompts[group] as string;
   }
 
+  /** Each group's key, its first row and the question that row asks, in file order. */
+  groupQuestions(): { group: string; firstRow: number; question: string }[] {
+    return this.groupPrompts.map((question, g) => ({ group: this.groups.value(g), firstRow: this.groupFirstRows[g] as number, question }));
+  }
+
   index(row: number): number {
     return this.indices.get(row);
   }

@@ -44,6 +44,11 @@ export interface AnalysisSummary {
   /** The settings the analysis ran with (threshold, λ, Hλ … for hovers). */
   settings: ProfSettings;
   rolloutCount: number;
+  /**
+   * Each group's name (its question without the instruction every group shares), by the id of the
+   * group's first rollout; the first `MAX_NAMED_GROUPS` groups of the file.
+   */
+  groupNames?: [number, string][];
   /** Time the worker spent, for the status bar tooltip and benchmarks. */
   durationMs: number;
   /** Why the requested model did not score this analysis (it fell back), when it did not. */

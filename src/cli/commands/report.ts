@@ -1,5 +1,8 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
-import type { FileAnalysis } from '../../core/fileAnalysis';
+import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
+import { groupRowsOf } from '../../core/groupRows';
+import { groupIds } from '../../core/decisionLines';
+import { strongestFirst } from '../../core/flagStrength';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';
@@ -42,7 +45,24 @@ export function reportJson(a: FileAnalysis, threshold?: ThresholdSource): Record
     ...(threshold ? { threshold: thresholdJson(threshold) } : {}),
     ...rest,
     diagnostics: a.diagnostics.length,
+    groupList: groupRowsOf(a),
+    falsePositiveList: falsePositiveRows(a),
   };
+}
+
+/** The suspected false positives, strongest evidence first, each with what fired and why. */
+function falsePositiveRows(a: FileAnalysis): Record<string, unknown>[] {
+  const flagged: AnalysedRollout[] = [];
+  for (const r of eachRollout(a)) if (r.falsePositive.suspected) flagged.push(r);
+  const ids = groupIds(eachRollout(a));
+  return strongestFirst(flagged).map((r) => ({
+    line: r.line,
+    index: r.index,
+    group: ids.get(r.group) ?? null,
+    strength: r.falsePositive.strength?.value ?? null,
+    evidence: r.evidence ?? null,
+    rules: r.falsePositive.rules,
+  }));
 }
 
 /**

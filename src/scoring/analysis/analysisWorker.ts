@@ -5,7 +5,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
+import { groupNamesOfAnalysis, rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
 import {
   isHostToWorker,
   packRawSteps,
@@ -178,6 +178,7 @@ function* resultsOf({ request, analysis, durationMs, model }: Results): Generato
       scorer: analysis.scorer,
       settings: analysis.settings,
       rolloutCount: rolloutCount(analysis),
+      groupNames: [...groupNamesOfAnalysis(analysis)],
       durationMs,
       ...(model.modelError === undefined ? {} : { modelError: model.modelError }),
       ...(model.modelDeclined === undefined ? {} : { modelDeclined: model.modelDeclined }),

@@ -177,21 +177,37 @@ export function groupsInOrder(rollouts: readonly RolloutSummary[]): Map<string, 
 }
 
 /** The groups of a file with at least one rollout the filter lets through, capped at MAX_CHILDREN. */
-export function groupNodes(source: string, rollouts: readonly RolloutSummary[], filter: SidebarFilter): (GroupNode | MoreNode)[] {
+export function groupNodes(source: string, rollouts: readonly RolloutSummary[], filter: SidebarFilter, names?: GroupNames): (GroupNode | MoreNode)[] {
   const nodes: (GroupNode | MoreNode)[] = [];
   let left = 0;
   const ids = groupIds(rollouts);
   for (const [key, members] of groupsInOrder(rollouts)) {
     if (filter !== 'all' && !members.some((r) => matchesFilter(r, filter))) continue;
-    if (nodes.length < MAX_CHILDREN) nodes.push(groupNode(source, key, members, filter, ids.get(key)));
+    if (nodes.length < MAX_CHILDREN) nodes.push(groupNode(source, key, members, filter, ids.get(key), names));
     else left++;
   }
   if (left > 0) nodes.push({ kind: 'more', label: `${left} more groups not listed; filter to narrow` });
   return nodes;
 }
 
-/** A group's node: `uid=gsm-01`, `n 8 · n+ 5 · n− 3 · kept 4`. */
-export function groupNode(source: string, key: string, members: readonly RolloutSummary[], filter: SidebarFilter, groupId = key): GroupNode {
+/** Group names by the id of each group's first rollout (the analysis's `groupNames`). */
+export type GroupNames = ReadonlyMap<number, string>;
+
+const namesBySummary = new WeakMap<object, GroupNames>();
+
+/** The group names an analysis sent, as a map made once per analysis. */
+export function groupNamesOfSummary(summary: { groupNames?: [number, string][] } | null | undefined): GroupNames | undefined {
+  if (!summary?.groupNames) return undefined;
+  let names = namesBySummary.get(summary);
+  if (!names) namesBySummary.set(summary, (names = new Map(summary.groupNames)));
+  return names;
+}
+
+/**
+ * A group's node, named by its question (the analysis's group name; the key when the analysis named
+ * none): `Andrea needs 45 rhinestones …`, `n 8 · n+ 5 · n− 3 · kept 4`.
+ */
+export function groupNode(source: string, key: string, members: readonly RolloutSummary[], filter: SidebarFilter, groupId = key, names?: GroupNames): GroupNode {
   const correct = members.filter((r) => r.outcome.kind === 'correct').length;
   const incorrect = members.filter((r) => r.outcome.kind === 'incorrect').length;
   const kept = members.filter((r) => r.decision.kept).length;
@@ -206,9 +222,9 @@ export function groupNode(source: string, key: string, members: readonly Rollout
     key,
     rolloutId: first.id,
     groupId,
-    label: clip(key, 60) || '(no group key)',
+    label: clip(names?.get(first.id) || key, 60) || '(no group key)',
     description: parts.join(' · '),
-    tooltip: `Group ${key} (line ${first.line}): ${members.length} rollouts, ${correct} correct, ${incorrect} incorrect; PROF keeps ${kept}`,
+    tooltip: `Group ${groupId} (line ${first.line}): ${members.length} rollouts, ${correct} correct, ${incorrect} incorrect; PROF keeps ${kept}`,
   };
 }
 

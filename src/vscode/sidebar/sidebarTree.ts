@@ -10,7 +10,7 @@ import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
 import type { RunList } from '../run/runFeature';
 import {
-  fileNode, FILTER_WORDS, groupNodes, rolloutNodes, runNode, stepNodes, type SidebarFilter, type SidebarNode,
+  fileNode, FILTER_WORDS, groupNamesOfSummary, groupNodes, rolloutNodes, runNode, stepNodes, type SidebarFilter, type SidebarNode,
 } from './sidebarModel';
 
 /** The view's id in package.json. */
@@ -123,7 +123,10 @@ export class SidebarTree implements vscode.TreeDataProvider<SidebarNode>, vscode
       const run = this.runs?.list().find((r) => r.runId === node.runId);
       return run ? stepNodes(run) : [];
     }
-    if (node.kind === 'file') return groupNodes(node.source, this.rolloutsOf(node.source), this.filter);
+    if (node.kind === 'file') {
+      const names = groupNamesOfSummary(this.store.get(vscode.Uri.parse(node.source))?.summary);
+      return groupNodes(node.source, this.rolloutsOf(node.source), this.filter, names);
+    }
     if (node.kind === 'group') {
       const index = this.store.get(vscode.Uri.parse(node.source))?.index;
       return index ? rolloutNodes(node.source, index.group(node.key), this.filter) : [];

@@ -4,7 +4,7 @@
  * document symbols. Lines are 1-based like the analysis.
  */
 import type { RolloutSummary } from '../../protocol/analysis';
-import { groupNode, groupsInOrder, rolloutNode } from '../sidebar/sidebarModel';
+import { groupNode, groupsInOrder, rolloutNode, type GroupNames } from '../sidebar/sidebarModel';
 
 /** Above this many rollouts the outline lists groups only: the editor sorts and filters every symbol it gets. */
 export const MAX_OUTLINE_ROLLOUTS = 5_000;
@@ -23,12 +23,12 @@ export interface OutlineSymbol {
 }
 
 /** Groups in file order of their first rollout, each spanning its first to its last line. */
-export function outlineSymbols(rollouts: readonly RolloutSummary[]): OutlineSymbol[] {
+export function outlineSymbols(rollouts: readonly RolloutSummary[], names?: GroupNames): OutlineSymbol[] {
   const withRollouts = rollouts.length <= MAX_OUTLINE_ROLLOUTS;
   const symbols: OutlineSymbol[] = [];
   for (const [key, members] of groupsInOrder(rollouts)) {
     if (symbols.length >= MAX_OUTLINE_GROUPS) break;
-    const node = groupNode('', key, members, 'all');
+    const node = groupNode('', key, members, 'all', key, names);
     const perLine = new Map<number, number>();
     let firstLine = Infinity;
     let lastLine = 0;

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from '../analysisStore';
 import { outlineSymbols, type OutlineSymbol } from './outlineSymbols';
+import { groupNamesOfSummary } from '../sidebar/sidebarModel';
 
 /** How long a request waits for a running analysis before answering with nothing. */
 const WAIT_MS = 30_000;
@@ -18,7 +19,7 @@ export class RolloutSymbolProvider implements vscode.DocumentSymbolProvider {
     if (!this.store.get(document.uri)?.summary && this.store.isTracked(document.uri)) await this.analysed(document.uri, token);
     const analysis = this.store.get(document.uri);
     if (!analysis?.summary || analysis.version !== document.version || token.isCancellationRequested) return [];
-    return outlineSymbols(analysis.index.all).map((symbol) => toSymbol(symbol, document));
+    return outlineSymbols(analysis.index.all, groupNamesOfSummary(analysis.summary)).map((symbol) => toSymbol(symbol, document));
   }
 
   /** Resolves when the document's analysis finishes (or is dropped), the request is cancelled, or after WAIT_MS. */
