@@ -10,8 +10,8 @@ import { asText, firstKey, outcomeFromValue, readScores, type Json, type ScoresR
 import { rawValueText } from './rawJson';
 import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
 import { parallelRewardFields, rewardFieldsOf } from './rewardFields';
-import { questionOf, readRolloutTexts } from './rolloutText';
-import { readMessages, type PromptTurn } from './transcript/promptReading';
+import { questionOf } from './rolloutText';
+import { readMessages, type PromptTurn, type ReadPrompt } from './transcript/promptReading';
 import { roleOf } from './transcript/turns';
 
 export const PROMPT_KEYS = ['prompt', 'question', 'problem', 'input', 'query', 'instruction'] as const;
@@ -96,7 +96,7 @@ export function adaptFlat(record: Json, at: FlatSource): RolloutDraft | null {
   const gold = goldOf(record);
   const isVerl = promptKey === 'input' && responseKey === 'output';
   const v1Group = isVerl ? verlV1Group(record.uid) : null;
-  const read = questionOf(prompt);
+  const read = withCleanQuestion(record, promptKey, questionOf(prompt));
   const outcomeKey = firstKey(record, OUTCOME_KEYS);
   return {
     id: 0,
@@ -221,7 +221,8 @@ export function adaptGrouped(record: SourceRecord, responsesPath: (string | numb
   }
   const group = groupKey(value, prompt, gold, record.line, record.raw);
   const rewardsAt = parallelRewardFields(value, responses.length, new Set([outcomesKey ?? '', scoresKey ?? '', String(responsesPath[0])]));
-  const texts = readRolloutTexts(prompt);
+  const read = withCleanQuestion(value, promptKey, questionOf(prompt));
+  const texts = { question: read.question, promptReading: read.reading };
   const drafts = responses.map((r, i): RolloutDraft => ({
     id: 0,
     line: 0,
@@ -250,4 +251,18 @@ export function adaptGrouped(record: SourceRecord, responsesPath: (string | numb
 
 function mismatch(line: number, what: string): Diagnostic {
   return { line, severity: 'warning', code: 'array-length-mismatch', message: `line ${line}: ${what}` };
+}
+
+/**
+ * A record that keeps the clean `question` beside the templated prompt the policy saw (a first GRPO
+ * loop's `{"question", "prompt": "A conversation between User and Assistant … User: <q>\nAssistant:"}`):
+ * the clean question is the question, when the prompt holds it; the prompt's reading (its system
+ * prompt, where the answer format is stated) is kept.
+ */
+function withCleanQuestion(record: Json, promptKey: string | undefined, read: ReadPrompt): ReadPrompt {
+  if (promptKey === undefined || promptKey === 'question') return read;
+  const question = record.question;
+  if (typeof question !== 'string' || question.trim() === '' || question === read.question) return read;
+  const prompt = record[promptKey] as string;
+  return prompt.includes(question.trim()) ? { question: question.trim(), reading: read.reading } : read;
 }

@@ -8,6 +8,7 @@
 import { readGluedPrompt, readStrippedPrompt, type StrippedResult } from './stripped';
 import { mayHoldTags, readTagged, taggedTemplateOf } from './tagged';
 import { trimSpan } from '../textSpan';
+import { readPlainDialogue } from './plainDialogue';
 import { MAX_ROLE_WORD, roleOf, type TemplateId, type Turn, type TurnRole } from './turns';
 
 /** A turn of the prompt as the panel and the Rollout View show it. */
@@ -56,12 +57,14 @@ export function readPrompt(prompt: string): ReadPrompt {
   if (stripped !== null) return fromStripped(prompt, stripped, 'chatml');
   const glued = readGluedPrompt(prompt);
   if (glued !== null) return fromStripped(prompt, glued, 'llama3');
+  const dialogue = readPlainDialogue(prompt);
+  if (dialogue !== null) return fromTurns(prompt, dialogue, 'r1-zero', false);
   return { question: prompt, reading: PLAIN_PROMPT };
 }
 
-/** Most prompts are plain: no template tag, and no role word on their first line (cheap to tell). */
+/** Most prompts are plain: no template tag, no role word on their first line, no `Assistant:` generation prompt (cheap to tell). */
 export function isPlainPrompt(prompt: string): boolean {
-  return !mayHoldTags(prompt) && !opensWithRoleWord(prompt);
+  return !mayHoldTags(prompt) && !opensWithRoleWord(prompt) && !endsWithAssistantPrompt(prompt);
 }
 
 /**
@@ -70,7 +73,12 @@ export function isPlainPrompt(prompt: string): boolean {
  * that holds either is read, and cached, as before.
  */
 export function isPlainAtAGlance(prompt: string): boolean {
-  return prompt.indexOf('<') === -1 && prompt.indexOf('[') === -1 && !opensWithRoleWord(prompt);
+  return prompt.indexOf('<') === -1 && prompt.indexOf('[') === -1 && !opensWithRoleWord(prompt) && !endsWithAssistantPrompt(prompt);
+}
+
+/** Whether the prompt ends with an R1-Zero-style `Assistant:` generation prompt (its last 40 characters). */
+function endsWithAssistantPrompt(prompt: string): boolean {
+  return (prompt.length <= 40 ? prompt : prompt.slice(-40)).includes('Assistant:') && prompt.includes('User:');
 }
 
 /** Whether the first line is a role word (`system`, `user` …), as a stripped transcript's is. */

@@ -15,7 +15,7 @@ export interface Turn {
 }
 
 /** The chat templates a transcript is recognised in. */
-export type TemplateId = 'chatml' | 'llama3' | 'gemma' | 'phi3' | 'deepseek' | 'mistral';
+export type TemplateId = 'chatml' | 'llama3' | 'gemma' | 'phi3' | 'deepseek' | 'mistral' | 'r1-zero';
 
 /** Template names as people know them. */
 export const TEMPLATE_NAMES: Readonly<Record<TemplateId, string>> = {
@@ -25,6 +25,7 @@ export const TEMPLATE_NAMES: Readonly<Record<TemplateId, string>> = {
   phi3: 'Phi-3',
   deepseek: 'DeepSeek',
   mistral: 'Mistral [INST]',
+  'r1-zero': 'R1-Zero "User: … Assistant:"',
 };
 
 /** A transcript found in a text. */
