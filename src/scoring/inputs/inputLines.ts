@@ -15,7 +15,7 @@ export async function* readInputLines(path: string, options: ReadLinesOptions & 
   const input = options.input ?? InputFile.open(path);
   try {
     if ((options.kind ?? input.kind()) === 'parquet') {
-      yield* parquetLineBatches(input, { ...(options.onChunk ? { onChunk: options.onChunk } : {}), ...(options.keepBytes ? { keepBytes: true } : {}) });
+      yield* parquetLineBatches(input, { ...(options.onChunk ? { onChunk: options.onChunk } : {}), ...(options.keepBytes ? { keepBytes: true } : {}), ...(options.maxLineBytes ? { maxRowChars: options.maxLineBytes } : {}) });
       return;
     }
     yield* readFileLines(path, undefined, { ...options, input });

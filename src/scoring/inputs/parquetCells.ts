@@ -67,26 +67,29 @@ function jsonDepth(text: string, limit: number): number {
 }
 
 /** The parsers hyparquet decodes cells with: none of them throws on what a file holds. */
-export const cellParsers = {
-  timestampFromMilliseconds: (v: bigint) => dateText(v, 1n, 'ms'),
-  timestampFromMicroseconds: (v: bigint) => dateText(v, 1000n, 'µs'),
-  timestampFromNanoseconds: (v: bigint) => dateText(v, 1_000_000n, 'ns'),
-  dateFromDays: (days: number) => (Number.isFinite(days) && Math.abs(days) <= 100_000_000 ? new Date(days * 86_400_000).toISOString().slice(0, 10) : `${days} days since 1970-01-01 (outside the range of a date)`),
-  stringFromBytes: (bytes: Uint8Array | undefined) => (bytes === undefined ? bytes : bytes.length > MAX_LINE_BYTES ? new OversizedCell(bytes.length) : decoder.decode(bytes)),
-  jsonFromBytes: (bytes: Uint8Array | undefined): unknown => {
-    if (bytes === undefined) return bytes;
-    if (bytes.length > MAX_LINE_BYTES) return new OversizedCell(bytes.length);
-    const text = decoder.decode(bytes);
-    const depth = jsonDepth(text, MAX_CELL_DEPTH);
-    if (depth > MAX_CELL_DEPTH) return new BadCell(`is JSON nested more than ${MAX_CELL_DEPTH.toLocaleString('en-US')} deep`);
-    try {
-      JSON.parse(text);
-    } catch {
-      return text.trim() === '' ? null : text;
-    }
-    return new JsonCell(text.trim());
-  },
-};
+export function cellParsers(maxChars: number) {
+  return {
+    timestampFromMilliseconds: (v: bigint) => dateText(v, 1n, 'ms'),
+    timestampFromMicroseconds: (v: bigint) => dateText(v, 1000n, 'µs'),
+    timestampFromNanoseconds: (v: bigint) => dateText(v, 1_000_000n, 'ns'),
+    dateFromDays: (days: number) => (Number.isFinite(days) && Math.abs(days) <= 100_000_000 ? new Date(days * 86_400_000).toISOString().slice(0, 10) : `${days} days since 1970-01-01 (outside the range of a date)`),
+    stringFromBytes: (bytes: Uint8Array | undefined) => (bytes === undefined ? bytes : bytes.length > maxChars ? new OversizedCell(bytes.length) : decoder.decode(bytes)),
+    jsonFromBytes: (bytes: Uint8Array | undefined): unknown => (bytes === undefined ? bytes : jsonCell(bytes, maxChars)),
+  };
+}
+
+function jsonCell(bytes: Uint8Array, maxChars: number): unknown {
+  if (bytes.length > maxChars) return new OversizedCell(bytes.length);
+  const text = decoder.decode(bytes);
+  if (jsonDepth(text, MAX_CELL_DEPTH) > MAX_CELL_DEPTH) return new BadCell(`is JSON nested more than ${MAX_CELL_DEPTH.toLocaleString('en-US')} deep`);
+  try {
+    JSON.parse(text);
+  } catch {
+    // Not JSON after all: kept as the text it is.
+    return text.trim() === '' ? null : text;
+  }
+  return new JsonCell(text.trim());
+}
 
 /** JSON texts of long strings seen lately: a dictionary value shared by many rows is encoded once. */
 export class TextCache {
@@ -111,28 +114,28 @@ export type RowText = { text: string } | { problem: string };
  * `row` as one JSON object's text. Every part is measured before it is joined, so a row whose
  * text would pass MAX_LINE_BYTES is named with its size and never built.
  */
-export function rowText(row: Record<string, unknown>, cache: TextCache): RowText {
+export function rowText(row: Record<string, unknown>, cache: TextCache, maxChars = MAX_LINE_BYTES): RowText {
   const parts: string[] = [];
   let length = 2;
   for (const name of Object.keys(row)) {
-    const cell = cellText(row[name], cache, 0);
+    const cell = cellText(row[name], { cache, maxChars }, 0);
     if (typeof cell !== 'string') {
-      const what = cell instanceof OversizedCell ? `holds ${megabytes(cell.bytes)}, over the ${megabytes(MAX_LINE_BYTES)} limit for one row` : cell.why;
+      const what = cell instanceof OversizedCell ? `holds ${megabytes(cell.bytes)}, over the ${megabytes(maxChars)} limit for one row` : cell.why;
       return { problem: `column ${JSON.stringify(name.slice(0, 200))} ${what}: the row is not read` };
     }
     length += name.length + cell.length + 4;
-    if (length > MAX_LINE_BYTES) return { problem: `its text is over the ${megabytes(MAX_LINE_BYTES)} limit for one row: the row is not read` };
+    if (length > maxChars) return { problem: `its text comes to more than the ${megabytes(maxChars)} limit for one row: the row is not read` };
     parts.push(`${JSON.stringify(name)}:${cell}`);
   }
   return { text: `{${parts.join(',')}}` };
 }
 
-function cellText(value: unknown, cache: TextCache, depth: number): string | OversizedCell | BadCell {
+function cellText(value: unknown, at: { cache: TextCache; maxChars: number }, depth: number): string | OversizedCell | BadCell {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'string') return value.length > MAX_LINE_BYTES ? new OversizedCell(value.length) : cache.json(value);
+  if (typeof value === 'string') return value.length > at.maxChars ? new OversizedCell(value.length) : at.cache.json(value);
   if (value instanceof JsonCell) return value.text;
   if (value instanceof OversizedCell || value instanceof BadCell) return value;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'null' : JSON.stringify(value.toISOString());
@@ -144,10 +147,10 @@ function cellText(value: unknown, cache: TextCache, depth: number): string | Ove
   const parts: string[] = [];
   let length = 2;
   for (const [key, item] of entries) {
-    const text = cellText(item, cache, depth + 1);
+    const text = cellText(item, at, depth + 1);
     if (typeof text !== 'string') return text;
     length += text.length + (key === null ? 1 : key.length + 4);
-    if (length > MAX_LINE_BYTES) return new OversizedCell(length);
+    if (length > at.maxChars) return new OversizedCell(length);
     parts.push(key === null ? text : `${JSON.stringify(key)}:${text}`);
   }
   return isList ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;

@@ -11,6 +11,7 @@
 import type { FileLine } from '../analysis/fileLines';
 import type { InputFile } from './inputFile';
 import { errorText } from '../../core/errorText';
+import { MAX_LINE_BYTES } from '../../core/reader';
 import { cellParsers, megabytes, rowText, sizeText, TextCache } from './parquetCells';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */
@@ -48,6 +49,8 @@ interface ParquetLineOptions {
   onChunk?: (bytes: Uint8Array) => void;
   /** Gives each line its text as bytes with a line break: what `filter` and `score` write for a row. */
   keepBytes?: boolean;
+  /** Rows whose text would be longer are not read (a diagnostic names them); default `MAX_LINE_BYTES`. */
+  maxRowChars?: number;
 }
 
 /**
@@ -57,12 +60,14 @@ interface ParquetLineOptions {
  */
 export async function* parquetLineBatches(input: InputFile, options: ParquetLineOptions = {}): AsyncGenerator<FileLine[]> {
   const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
+  const maxChars = options.maxRowChars ?? MAX_LINE_BYTES;
+  const parsers = cellParsers(maxChars);
   const bytes = readWhole(input);
   options.onChunk?.(bytes);
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
   let metadata: ReturnType<typeof parquetMetadata>;
   try {
-    metadata = parquetMetadata(file, { parsers: cellParsers });
+    metadata = parquetMetadata(file, { parsers });
   } catch (error) {
     throw unreadable(input.path, error);
   }
@@ -76,13 +81,13 @@ export async function* parquetLineBatches(input: InputFile, options: ParquetLine
     const rowEnd = rowStart + Number(group.num_rows);
     let rows: Record<string, unknown>[];
     try {
-      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, parsers: cellParsers });
+      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, parsers });
     } catch (error) {
       throw unreadable(input.path, error);
     }
     for (let i = 0; i < rows.length; i++) {
       const line = rowStart + i + 1;
-      const made = rowText(rows[i]!, cache);
+      const made = rowText(rows[i]!, cache, maxChars);
       rows[i] = {};
       if ('text' in made && (total += made.text.length) > budget) {
         batch.push({ line, raw: '', terminated: true, byteStart: 0, byteEnd: 0, unreadable: overBudget({ line, rows: Number(metadata.num_rows), fileBytes: bytes.length, budget }) });
