@@ -64,7 +64,9 @@ export async function* parquetLineBatches(input: InputFile, options: ParquetLine
   const parsers = cellParsers(maxChars);
   const bytes = readWhole(input);
   options.onChunk?.(bytes);
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
+  // The read buffer itself when the file was read whole into it (a copy of a 500 MB file is 500 MB more).
+  const whole = bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength;
+  const file = (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) as ArrayBuffer;
   let metadata: ReturnType<typeof parquetMetadata>;
   try {
     metadata = parquetMetadata(file, { parsers });
