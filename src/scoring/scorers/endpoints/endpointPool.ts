@@ -254,10 +254,10 @@ export class EndpointPool {
         return best;
       }
       const returns = live.filter((s) => s.setAsideUntil > now).map((s) => s.setAsideUntil - now);
-      const isBusyOnly = live.some((s) => s.setAsideUntil <= now);
+      const hasBusySlot = live.some((s) => s.setAsideUntil <= now);
       const wait = returns.length > 0 ? Math.min(...returns) : undefined;
       // Waiting for a busy endpoint may end sooner than its pause says; waiting out a pause past the deadline cannot.
-      if (now >= request.deadline || (!isBusyOnly && wait !== undefined && now + wait > request.deadline)) {
+      if (now >= request.deadline || (!hasBusySlot && wait !== undefined && now + wait > request.deadline)) {
         const soonest = live.find((s) => s.setAsideUntil - now === wait);
         const lastError = request.lastError ?? soonest?.lastFailure;
         throw outOfTime({ url: `${(soonest ?? this.slots[0]!).base}${request.path}`, lastError, attempts: request.attempts, limitMs: this.options.timeoutMs, waitMs: wait });
