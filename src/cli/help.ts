@@ -87,7 +87,7 @@ Options:
   --url URL           a server's base URL: vLLM /pooling (PRM), or /v1/chat/completions with --scorer
                       critic; repeat for several servers of one model (the least busy gets each request)
   --model-name NAME   the served model (default: the first /v1/models lists)
-  --timeout S         seconds one attempt of a request to a server may take (default 120)
+  --timeout S         seconds a request to a server may take, every attempt and wait (default 120)
   --max-tokens N      the critic's max_tokens per answer (default 4096)
                       API key: the PROF_LENS_API_KEY environment variable (never an option)
   --providers LIST    ONNX execution providers to try, e.g. cuda,cpu (default per platform; cpu always last)

@@ -93,7 +93,7 @@ export function reportEndpoints(scorer: Scorer, io: CliIo): void {
   }
 }
 
-/** `--timeout S`: seconds one attempt of a request may take (a fraction allowed), as ms. */
+/** `--timeout S`: seconds a request may take in all, attempts and waits (a fraction allowed), as ms. */
 function timeoutMs(value: string): number {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(`--timeout expects seconds, more than 0 and at most 86400, got "${value}"`);

@@ -3,6 +3,7 @@
  * a command line or the editor's settings, with messages that say what was expected.
  */
 import { compileSplitPattern, type SplitRule } from './steps';
+import { previewJson } from './presentation/capText';
 
 export type { SplitRule };
 
@@ -68,6 +69,8 @@ export function resolveSettings(partial: Partial<ProfSettings> = {}): ProfSettin
  * messages name the value without pasting raw text into a terminal or a notification.
  */
 export function quoteValue(value: unknown): string {
+  // Walked without recursion and cut while walking: a value from a file may nest 100,000 deep or hold megabytes.
+  if (value !== null && typeof value === 'object') return previewJson(value, 79);
   const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

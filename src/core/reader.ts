@@ -21,6 +21,11 @@ export interface TextLine {
   invalidUtf8?: boolean;
   /** The line is longer than `MAX_LINE_BYTES`: it was not read (`raw` is empty), only its length counted. */
   tooLongBytes?: number;
+  /**
+   * The line could not be made (a parquet row with a cell over the limits): `raw` is empty and
+   * this says why, naming the row; it becomes the line's diagnostic.
+   */
+  unreadable?: string;
 }
 
 /**
@@ -65,6 +70,7 @@ function isBlank(raw: string): boolean {
 /** Parse one JSONL line into a record, or say clearly why it cannot be one. */
 export function readLine(text: TextLine): LineResult {
   if (text.tooLongBytes !== undefined) return { kind: 'bad', diagnostic: tooLong(text, text.tooLongBytes) };
+  if (text.unreadable !== undefined) return { kind: 'bad', diagnostic: { line: text.line, severity: 'error', code: 'unreadable-row', message: text.unreadable } };
   const raw = text.raw;
   if (isBlank(raw)) return { kind: 'blank' };
   const parsed = parseLenient(raw);

@@ -16,6 +16,7 @@ import { NOT_SUSPECTED } from './groups';
 import { NO_LOW_STEPS } from './presentation/stepFacts';
 import { Column, COLUMN_PAGE, Interner, SpanColumn } from './columns';
 import { RolloutReadings } from './rolloutReadings';
+import { SharedTexts } from './sharedTexts';
 
 /** What one rollout adds to the table (its texts only when they are kept). */
 export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format' | 'group' | 'prompt' | 'response' | 'responseChars' | 'gold' | 'steps' | 'rawSteps' | 'scorer' | 'unscoredReason' | 'isScored' | 'outcome' | 'stepLabels'
@@ -126,6 +127,8 @@ export class RolloutTable {
   private deferred: DeferredFalsePositives | null = null;
   private readonly labels = new Map<number, (number | null)[]>();
   private readonly texts: (RowTexts | undefined)[] = [];
+  /** Long texts repeated from row to row (a parquet dictionary's), kept once. */
+  private readonly shared = new SharedTexts();
   /** Raw-line step offsets kept without the texts (the editor's file on disk), as columns; made on first use. */
   private rawSpans: SpanColumn | null = null;
   /** Each group's key, its first row and the prompt (and the prompt's turns) that row keeps. */
@@ -175,7 +178,9 @@ export class RolloutTable {
     this.decisionConsistency.push(Number.NaN);
     if (row.stepLabels) this.labels.set(at, row.stepLabels);
     if (keep.texts) {
-      this.texts[at] = { prompt: row.prompt, response: row.response, steps: row.steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns };
+      const response = this.shared.text(row.response);
+      const steps = this.shared.steps(row.steps, row.response, response);
+      this.texts[at] = { prompt: this.shared.text(row.prompt), response, steps, rawSteps: row.rawSteps, promptReading: row.promptReading, responseTurns: row.responseTurns };
       this.rawSpans?.add(null);
     } else if (keep.offsets || this.rawSpans) {
       // Only the offsets: two numbers a step in one column, not an object per step and per row.

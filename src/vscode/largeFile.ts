@@ -8,7 +8,7 @@ import { commandIds, type RolloutTarget } from './commandIds';
 import { formatScore } from '../core/presentation/numbers';
 import { outcomeSymbol } from '../core/presentation/outcomeWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
-import { plainNotificationText } from './notificationText';
+import { withNotificationProgress } from './notify';
 import type { RolloutViewProvider } from './rolloutView';
 
 /** Items in the picker: suspected false positives first, then file order. */
@@ -43,8 +43,8 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   if (!uri) return;
   const finished = waitForAnalysis(deps.store, uri);
   deps.store.analyseFile(uri);
-  const isOk = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: plainNotificationText(`PROF Lens: analysing ${uri.fsPath}`), cancellable: true },
+  const isOk = await withNotificationProgress(
+    { title: `PROF Lens: analysing ${uri.fsPath}`, cancellable: true },
     (_progress, token) => {
       token.onCancellationRequested(() => deps.store.cancel(uri));
       return finished;

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { formatSetupReport, runSetupCheck, type SetupReport } from '../scoring/setup/setupCheck';
 import { commandIds } from './commandIds';
-import { showInfo, showWarning } from './notify';
+import { showInfo, showWarning, withNotificationProgress } from './notify';
 import { resolveModelDir } from './scorerFromSettings';
 import { readModelSettings } from './scoringSettings';
 
@@ -51,8 +51,8 @@ async function runCheck(deps: SetupFeatureDeps): Promise<{ report: SetupReport; 
   const { modelDir, endpointUrls, critic, notes } = configuredModels();
   const apiKey = deps.apiKey?.();
   const version = String((deps.extension.packageJSON as { version?: unknown }).version ?? 'unknown');
-  const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'PROF Lens: checking the set-up' },
+  const report = await withNotificationProgress(
+    { title: 'PROF Lens: checking the set-up' },
     (progress) =>
       runSetupCheck({
         version,
@@ -62,7 +62,7 @@ async function runCheck(deps: SetupFeatureDeps): Promise<{ report: SetupReport; 
         critic,
         ...(apiKey ? { apiKey } : {}),
         workerPath: vscode.Uri.joinPath(deps.extension.extensionUri, 'dist', 'onnxWorker.js').fsPath,
-        onStep: (message) => progress.report({ message }),
+        onStep: (message) => progress.report(message),
       }),
   );
   return { report, notes };

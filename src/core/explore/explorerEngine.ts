@@ -11,7 +11,7 @@ import { filterRows, sortKeyOf } from './explorerFilter';
 import { sortRows } from './stableSort';
 import { compileTextQuery, type MatchRange, type TextMatcher } from './textMatcher';
 import { searchTexts, type RolloutTextSource, type SearchHits } from './textSearch';
-import { queryTitle } from '../presentation/explorerWords';
+import { queryTitle, rewardColumnsNote } from '../presentation/explorerWords';
 import { matchSnippet, type MatchSnippet } from '../presentation/matchSnippet';
 
 /** Where a row's first search match is. */
@@ -74,9 +74,14 @@ export class ExplorerEngine {
   /** `texts`: where search reads texts (null when the analysis has none to search). */
   constructor(readonly table: ExplorerTable, private readonly texts: RolloutTextSource | null) {}
 
-  /** The reward columns the file has, in order of first appearance. */
+  /** The reward columns the file has, in order of first appearance (at most `MAX_REWARD_COLUMNS`). */
   get rewardColumns(): string[] {
     return [...this.table.rewards.keys()];
+  }
+
+  /** Says how many reward names were left out past the cap; null when none was. */
+  get rewardColumnsNote(): string | null {
+    return rewardColumnsNote(this.table.rewards.size, this.table.rewardsLeftOut.size);
   }
 
   /** Answers a query (from outside: it is checked first, and a `QueryError` says what is wrong). */

@@ -16,6 +16,7 @@ import { REASON_LABELS } from '../presentation/reasonWords';
 import { scoreSummary, weakestStepOf } from '../presentation/stepFacts';
 import { capText } from '../presentation/capText';
 import { rewardValuesOf, type RewardSource } from './rewardValues';
+import { MAX_REWARD_FIELDS } from '../rewardFields';
 
 /** Outcomes in the order the explorer sorts them. */
 export const OUTCOME_ORDER: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
@@ -80,6 +81,12 @@ type RowFigures = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'gold' | 'de
 /** Texts kept only where a rollout has them: the evidence line and why it was not scored. */
 type RowWords = Pick<AnalysedRollout, 'evidence' | 'unscoredReason'>;
 
+/**
+ * The most reward columns a table holds, first named first: twice what one rollout may carry
+ * (`MAX_REWARD_FIELDS`), as a run's reward functions are few and the same on every row.
+ */
+export const MAX_REWARD_COLUMNS = 2 * MAX_REWARD_FIELDS;
+
 /** The explorer's columns of one analysis, in file order (row = rollout id). */
 export class ExplorerTable {
   readonly count: number;
@@ -105,8 +112,14 @@ export class ExplorerTable {
   /** Bit i set: FALSE_POSITIVE_RULES[i] fired. */
   readonly rules: Uint8Array;
   readonly responseChars: Int32Array;
-  /** One column per reward name, in order of first appearance; NaN where a rollout has none. */
+  /**
+   * One column per reward name, in order of first appearance; NaN where a rollout has none. At
+   * most MAX_REWARD_COLUMNS: a file whose rows each name another reward would otherwise make one
+   * column of the whole table's length per row (40,000 rows: 12.6 GB).
+   */
   readonly rewards = new Map<string, Float64Array>();
+  /** Reward names seen past MAX_REWARD_COLUMNS (their values are not shown). */
+  readonly rewardsLeftOut = new Set<string>();
   /** Readable group ids by group number. */
   readonly groupNames: string[] = [];
   readonly strings = new Interner<string>();
@@ -231,7 +244,10 @@ export class ExplorerTable {
     if (words?.evidence) this.evidence.set(at, words.evidence);
     if (words?.unscoredReason) this.unscoredReasons.set(at, words.unscoredReason);
     this.responseChars[at] = r.responseChars;
-    for (const { name, value } of this.rewardsOf(r)) this.rewardColumn(name)[at] = value ?? Number.NaN;
+    for (const { name, value } of this.rewardsOf(r)) {
+      const column = this.rewardColumn(name);
+      if (column) column[at] = value ?? Number.NaN;
+    }
   }
 
   /** Reward values, read once per distinct outcome when the rollout has no reward fields of its own. */
@@ -256,9 +272,13 @@ export class ExplorerTable {
     }
   }
 
-  private rewardColumn(name: string): Float64Array {
+  private rewardColumn(name: string): Float64Array | null {
     let column = this.rewards.get(name);
     if (!column) {
+      if (this.rewards.size >= MAX_REWARD_COLUMNS) {
+        this.rewardsLeftOut.add(name);
+        return null;
+      }
       column = new Float64Array(this.count).fill(Number.NaN);
       this.rewards.set(name, column);
     }

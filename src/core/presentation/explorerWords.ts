@@ -167,3 +167,9 @@ export function cellText(row: ExplorerRow, column: ExplorerColumn): string {
     }
   }
 }
+
+/** What the title adds when reward columns were left out (null when none was). */
+export function rewardColumnsNote(shown: number, leftOut: number): string | null {
+  if (leftOut === 0) return null;
+  return `${shown} reward columns shown, the first named; ${leftOut.toLocaleString('en-US')} more names left out (at most ${shown} are kept)`;
+}

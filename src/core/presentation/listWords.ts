@@ -11,3 +11,29 @@ export function cappedList(items: readonly string[], max = LISTED_ITEMS, separat
   const shown = items.slice(0, max).join(separator);
   return items.length > max ? `${shown} … and ${items.length - max} more` : shown;
 }
+
+/**
+ * Problems found in one file, as a command prints them: the first few kept whole, the rest only
+ * counted, so a file of 300,000 bad entries makes a few lines (and holds a few strings), not 300,000.
+ */
+export class ProblemList {
+  private readonly kept: string[] = [];
+  private more = 0;
+
+  constructor(private readonly max = 5) {}
+
+  push(problem: string): void {
+    if (this.kept.length < this.max) this.kept.push(problem);
+    else this.more++;
+  }
+
+  /** Every problem pushed, the counted ones included. */
+  get count(): number {
+    return this.kept.length + this.more;
+  }
+
+  /** The kept problems, then one line (`tail` words it) counting the rest, when there are more. */
+  lines(tail: (more: number) => string): string[] {
+    return this.more > 0 ? [...this.kept, tail(this.more)] : [...this.kept];
+  }
+}

@@ -5,6 +5,7 @@
  */
 import type { RunSummary } from './runSummary';
 import type { StepSummary } from './stepSummary';
+import { csvCell } from '../presentation/csvCell';
 
 /** The machine-readable trend. */
 export interface TrendJson {
@@ -24,10 +25,9 @@ const CSV_COLUMNS: readonly (keyof StepSummary)[] = [
   'stepsMean', 'stepsMedian', 'stepsP90', 'responseCharsMean', 'responseCharsP90', 'auroc',
 ];
 
-/** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+/** A CSV field: numbers to six significant digits; text through the one CSV cell writer (run folders and file names come from disk). */
 function field(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'number' ? String(Number.isInteger(value) ? value : Number(value.toPrecision(6))) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvCell(typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(6)) : value);
 }
 
 /** One header line, then one line per step and run; a column per reason code found in any run. */

@@ -41,7 +41,8 @@ export class ExplorerRequests {
         const page = result.rowsPage(call.offset, call.limit);
         const search = result.query.filter.search;
         const highlights = search && page.rows.length > 0 ? await engine.highlights(page.rows.map((r) => r.id), search, signal) : null;
-        return { method: 'query', query: result.query, title: result.title, page, highlights, rewardColumns: engine.rewardColumns };
+        const note = engine.rewardColumnsNote;
+        return { method: 'query', query: result.query, title: note ? `${result.title} · ${note}` : result.title, page, highlights, rewardColumns: engine.rewardColumns };
       }
       case 'export': {
         const { kept, explorer } = this.session(documentKey);

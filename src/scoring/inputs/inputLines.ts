@@ -1,11 +1,11 @@
 /**
  * An input file's lines whatever its kind: JSON Lines streamed from disk (`readFileLines`), or
- * every row of a parquet file in one batch, each row a line of JSON. A `.json` document is not
+ * the rows of a parquet file in batches, each row a line of JSON. A `.json` document is not
  * lines: callers read it whole (`readDocument`).
  */
 import { readFileLines, type FileLine, type ReadLinesOptions } from '../analysis/fileLines';
 import { InputFile, type InputKind } from './inputFile';
-import { parquetLines } from './parquetRows';
+import { parquetLineBatches } from './parquetRows';
 
 /**
  * The lines of `path` in batches, read through `options.input` when given (left open), else
@@ -15,7 +15,7 @@ export async function* readInputLines(path: string, options: ReadLinesOptions & 
   const input = options.input ?? InputFile.open(path);
   try {
     if ((options.kind ?? input.kind()) === 'parquet') {
-      yield await parquetLines(input, { ...(options.onChunk ? { onChunk: options.onChunk } : {}), ...(options.keepBytes ? { keepBytes: true } : {}) });
+      yield* parquetLineBatches(input, { ...(options.onChunk ? { onChunk: options.onChunk } : {}), ...(options.keepBytes ? { keepBytes: true } : {}), ...(options.maxLineBytes ? { maxRowChars: options.maxLineBytes } : {}) });
       return;
     }
     yield* readFileLines(path, undefined, { ...options, input });

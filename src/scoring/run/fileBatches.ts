@@ -24,7 +24,7 @@ export async function* fileBatches(path: string, onBytes?: (bytes: number) => vo
     }
     for await (const lines of readInputLines(path, { input, kind })) {
       for (let i = 0; i < lines.length; i += SLICE) yield readLines(lines.slice(i, i + SLICE));
-      // A parquet file's rows come in one batch, read from the whole file.
+      // A parquet file is read whole before its first batch of rows.
       onBytes?.(kind === 'parquet' ? input.size : (lines[lines.length - 1]?.byteEnd ?? 0));
     }
   } finally {

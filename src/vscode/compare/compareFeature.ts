@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { commandIds } from '../commandIds';
-import { showError, showInfo } from '../notify';
+import { showError, showInfo, withNotificationProgress } from '../notify';
 import { revealRollout } from '../panel/panelFeature';
 import { createPanel, restorePanels } from '../webviewPanel';
 import { isCompareState } from '../../protocol/explorer';
@@ -73,7 +73,7 @@ export function createCompareFeature(deps: CompareFeatureDeps): vscode.Disposabl
   /** Both sides analysed (from disk when not open), compared in the worker, shown in `target` or a new view. */
   const show = async (a: vscode.Uri, b: vscode.Uri, target?: ComparePanel): Promise<void> => {
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `PROF Lens: comparing ${basename(a.path)} with ${basename(b.path)}` }, async () => {
+      await withNotificationProgress({ title: `PROF Lens: comparing ${basename(a.path)} with ${basename(b.path)}` }, async () => {
         await Promise.all([analysed(deps.store, a), analysed(deps.store, b)]);
         const answer = await deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
         const shown = target ?? view ?? adopt(createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));

@@ -5,6 +5,7 @@
  */
 import { decideAll, NOT_SUSPECTED } from '../../core/groups';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
+import { csvCell } from '../../core/presentation/csvCell';
 import { decisionLine, groupIds } from '../../core/decisionLines';
 import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/keptLines';
 import { LineBreakScanner } from '../../core/lineBreaks';
@@ -39,18 +40,6 @@ function records(rollouts: readonly RolloutSummary[]): Record<string, unknown>[]
 /** Decision lines as JSONL, the same text as `prof-lens filter --decisions`. */
 export function decisionsJsonl(rollouts: readonly RolloutSummary[]): string {
   return records(rollouts).map((record) => JSON.stringify(record) + '\n').join('');
-}
-
-/**
- * A CSV cell (RFC 4180). Text cells that a spreadsheet would run as a formula get a leading
- * apostrophe: group ids come from the file and are not trusted.
- */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return csvCell(value.map((v) => (v === null ? '' : String(v))).join(' '));
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** Decision lines as CSV with a header row; list fields are space-separated. */

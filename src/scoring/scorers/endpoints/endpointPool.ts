@@ -6,7 +6,7 @@
  * backoff. An endpoint that turns out to serve something else is retired for the session.
  */
 import type { EndpointStatus } from '../../../protocol/endpoints';
-import { backoffMs, EndpointError, gaveUp, requestOnce } from './request';
+import { backoffMs, EndpointError, gaveUp, outOfTime, requestOnce } from './request';
 import { errorText } from '../../../core/errorText';
 
 /** How the pool reaches its endpoints. */
@@ -54,6 +54,8 @@ interface Slot {
   failureEpoch: number;
   setAsideUntil: number;
   lastError?: string;
+  /** The failure that set it aside (its `Retry-After` is what a waiting request is told). */
+  lastFailure?: EndpointError;
   retiredBecause?: string;
   isVerified: boolean;
   verifying?: Promise<void>;
@@ -82,13 +84,20 @@ export class EndpointPool {
     return this.slots.length * this.options.concurrency;
   }
 
-  /** POST `body` (or GET when undefined) to `path` on the best endpoint, retrying elsewhere when it fails. */
+  /**
+   * POST `body` (or GET when undefined) to `path` on the best endpoint, retrying elsewhere when it
+   * fails. `timeoutMs` bounds the request's whole life, every attempt and every wait between them:
+   * a server that asks for a pause past that limit fails the request now, saying so.
+   */
   async request(path: string, body: unknown, signal?: AbortSignal): Promise<PoolAnswer> {
     const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+    const deadline = Date.now() + this.options.timeoutMs;
     let lastError: EndpointError | undefined;
+    let attempts = 0;
     for (let attempt = 0; attempt <= this.options.retries; attempt++) {
-      const slot = await this.pick(combined);
+      const slot = await this.pick(combined, { deadline, lastError, attempts, path });
       const epoch = slot.failureEpoch;
+      attempts++;
       slot.inFlight++;
       this.changed();
       try {
@@ -97,7 +106,10 @@ export class EndpointPool {
           lastError = unusable;
           continue;
         }
-        const answer = await requestOnce(`${slot.base}${path}`, body, this.attemptOptions(combined));
+        const left = deadline - Date.now();
+        if (left <= 0) throw outOfTime({ url: `${slot.base}${path}`, lastError, attempts: attempts - 1, limitMs: this.options.timeoutMs });
+        const timeoutMs = this.attemptLimit(left, attempt);
+        const answer = await requestOnce(`${slot.base}${path}`, body, { ...this.attemptOptions(combined), timeoutMs });
         this.succeeded(slot);
         return { body: answer, url: `${slot.base}${path}` };
       } catch (error) {
@@ -110,7 +122,7 @@ export class EndpointPool {
         this.changed();
       }
     }
-    throw gaveUp(this.slots[0]!.base + path, lastError, this.options.retries + 1);
+    throw gaveUp(this.slots[0]!.base + path, lastError, attempts);
   }
 
   /** Marks an endpoint as checked (it serves the expected model). */
@@ -148,6 +160,18 @@ export class EndpointPool {
     this.wake();
   }
 
+  /**
+   * How long one attempt may take, of the `left` ms of its request: all of it with one endpoint
+   * (a first attempt sent at once gets the limit itself, which its message names); half when
+   * another endpoint could take the request over, so a hanging one leaves time to move.
+   */
+  private attemptLimit(left: number, attempt: number): number {
+    const whole = left > this.options.timeoutMs - 100 ? this.options.timeoutMs : left;
+    const isLast = attempt >= this.options.retries;
+    const others = this.slots.filter((s) => s.retiredBecause === undefined).length > 1;
+    return others && !isLast ? Math.max(1, Math.floor(whole / 2)) : whole;
+  }
+
   private attemptOptions(signal: AbortSignal) {
     const { timeoutMs, headers, secrets, maxResponseBytes } = this.options;
     return { timeoutMs, headers, secrets, signal, ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }) };
@@ -183,6 +207,7 @@ export class EndpointPool {
     slot.done++;
     slot.streak = 0;
     slot.lastError = undefined;
+    slot.lastFailure = undefined;
   }
 
   /**
@@ -194,6 +219,7 @@ export class EndpointPool {
   private setAside(slot: Slot, error: EndpointError, startedAt?: number): void {
     slot.failures++;
     slot.lastError = error.message;
+    slot.lastFailure = error;
     if (startedAt !== undefined && startedAt < slot.failureEpoch) {
       if (error.retryAfterMs !== undefined) slot.setAsideUntil = Math.max(slot.setAsideUntil, Date.now() + error.retryAfterMs);
       this.changed();
@@ -210,8 +236,11 @@ export class EndpointPool {
     return slot.streak > 0 ? 1 : this.options.concurrency;
   }
 
-  /** The usable endpoint with the fewest requests in flight, waiting while none is free. */
-  private async pick(signal: AbortSignal): Promise<Slot> {
+  /**
+   * The usable endpoint with the fewest requests in flight, waiting while none is free; throws
+   * when the wait would pass the request's deadline.
+   */
+  private async pick(signal: AbortSignal, request: { deadline: number; lastError: EndpointError | undefined; attempts: number; path: string }): Promise<Slot> {
     for (;;) {
       signal.throwIfAborted();
       const now = Date.now();
@@ -225,7 +254,15 @@ export class EndpointPool {
         return best;
       }
       const returns = live.filter((s) => s.setAsideUntil > now).map((s) => s.setAsideUntil - now);
-      await this.waitForChange(returns.length > 0 ? Math.min(...returns) : undefined, signal);
+      const hasBusySlot = live.some((s) => s.setAsideUntil <= now);
+      const wait = returns.length > 0 ? Math.min(...returns) : undefined;
+      // Waiting for a busy endpoint may end sooner than its pause says; waiting out a pause past the deadline cannot.
+      if (now >= request.deadline || (!hasBusySlot && wait !== undefined && now + wait > request.deadline)) {
+        const soonest = live.find((s) => s.setAsideUntil - now === wait);
+        const lastError = request.lastError ?? soonest?.lastFailure;
+        throw outOfTime({ url: `${(soonest ?? this.slots[0]!).base}${request.path}`, lastError, attempts: request.attempts, limitMs: this.options.timeoutMs, waitMs: wait });
+      }
+      await this.waitForChange(Math.min(wait ?? Number.POSITIVE_INFINITY, request.deadline - now), signal);
     }
   }
 

@@ -1,8 +1,9 @@
 /**
- * One JSON request to a model server, with what a long scoring run needs from it: a per-attempt
- * timeout, a cap on how much of an answer is read, `Retry-After` read from 429 and 503 answers,
- * failures classified as "may pass" (5xx, 408, 429, timeouts, refused or reset connections) or
- * "will not", and readable messages that never repeat the API key.
+ * One JSON request to a model server, with what a long scoring run needs from it: a timeout on
+ * the request's whole life (its attempts and the waits between them), a cap on how much of an
+ * answer is read, `Retry-After` read from 429 and 503 answers, failures classified as "may pass"
+ * (5xx, 408, 429, timeouts, refused or reset connections) or "will not", and readable messages
+ * that never repeat the API key.
  */
 
 /** A failure a user can act on: names the URL, the status and the server's words. */
@@ -122,19 +123,29 @@ async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response
   }
 }
 
-/** `requestOnce` with retries and backoff for transient failures, honouring `Retry-After`. */
+/**
+ * `requestOnce` with retries and backoff for transient failures, honouring `Retry-After`;
+ * `timeoutMs` bounds the whole request, every attempt and wait together.
+ */
 export async function requestJson(url: string, body: unknown, policy: RequestPolicy): Promise<unknown> {
+  const deadline = Date.now() + policy.timeoutMs;
   let lastError: EndpointError | undefined;
+  let attempts = 0;
   for (let attempt = 0; attempt <= policy.retries; attempt++) {
-    if (attempt > 0) await sleep(lastError?.retryAfterMs ?? backoffMs(policy.retryBaseMs, attempt - 1), policy.signal);
+    if (attempt > 0) {
+      const wait = lastError?.retryAfterMs ?? backoffMs(policy.retryBaseMs, attempt - 1);
+      if (Date.now() + wait >= deadline) throw outOfTime({ url, lastError, attempts, limitMs: policy.timeoutMs, waitMs: wait });
+      await sleep(wait, policy.signal);
+    }
     try {
-      return await requestOnce(url, body, policy);
+      attempts++;
+      return await requestOnce(url, body, { ...policy, timeoutMs: attempts === 1 ? policy.timeoutMs : Math.max(1, Math.min(policy.timeoutMs, deadline - Date.now())) });
     } catch (error) {
       if (!(error instanceof EndpointError) || !error.isTransient) throw error;
       lastError = error;
     }
   }
-  throw gaveUp(url, lastError, policy.retries + 1);
+  throw gaveUp(url, lastError, attempts);
 }
 
 /** The error after the last attempt, saying how many there were. */
@@ -146,6 +157,29 @@ export function gaveUp(url: string, lastError: EndpointError | undefined, attemp
     ...(lastError?.serverMessage !== undefined ? { serverMessage: lastError.serverMessage } : {}),
     isTransient: true,
   });
+}
+
+/**
+ * The error when a request's time is up: its limit covers every attempt and every wait, so a
+ * server asking for a longer pause (`Retry-After`) is named with the pause it asked for.
+ */
+export function outOfTime(at: { url: string; lastError: EndpointError | undefined; attempts: number; limitMs: number; waitMs?: number }): EndpointError {
+  const limit = `${formatSeconds(at.limitMs)} limit on one request (all its attempts and waits)`;
+  const asked = at.lastError?.retryAfterMs;
+  const why = asked !== undefined && at.waitMs !== undefined
+    ? `the server asks to wait ${formatSeconds(asked)}; giving up at the ${limit}`
+    : `giving up at the ${limit}`;
+  const plural = at.attempts === 1 ? '' : 's';
+  return new EndpointError(`${at.lastError?.message ?? `no answer from ${at.url}`}: ${why}, after ${at.attempts} attempt${plural}`, {
+    url: at.lastError?.url ?? at.url,
+    ...(at.lastError?.status !== undefined ? { status: at.lastError.status } : {}),
+    ...(at.lastError?.serverMessage !== undefined ? { serverMessage: at.lastError.serverMessage } : {}),
+  });
+}
+
+function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${ms < 10_000 ? Number((ms / 1000).toFixed(1)) : Math.round(ms / 1000)} s`;
 }
 
 /** Exponential backoff with jitter, so the retries of many parallel requests do not arrive together. */

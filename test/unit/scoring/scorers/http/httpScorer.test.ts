@@ -69,11 +69,19 @@ describe('http scorer against a /pooling server', () => {
     expect(poolingRequests(server)).toHaveLength(3);
   });
 
-  it('retries a request that times out', async () => {
-    const server = await serve({ onPooling: (call) => (call === 1 ? { delayMs: 1500 } : undefined) });
-    const [result] = await scorerFor(server, { timeoutMs: 150 }).score([item(1, ['slow step'])]);
+  it('retries a request that fails fast, within the limit on its whole life', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { status: 503, body: { message: 'warming up' } } : undefined) });
+    const [result] = await scorerFor(server, { timeoutMs: 2000 }).score([item(1, ['slow step'])]);
     expect(result?.kind).toBe('scored');
     expect(poolingRequests(server)).toHaveLength(2);
+  });
+
+  it('a request that hangs uses its whole limit once: it is not sent again past the limit', async () => {
+    const server = await serve({ onPooling: (call) => (call === 1 ? { delayMs: 1500 } : undefined) });
+    const started = performance.now();
+    await expect(scorerFor(server, { timeoutMs: 150 }).score([item(1, ['slow step'])])).rejects.toThrow(/within 150 ms: giving up at the 150 ms limit on one request/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(poolingRequests(server)).toHaveLength(1);
   });
 
   it('reports a 4xx with status, URL and the server message, without retrying', async () => {
