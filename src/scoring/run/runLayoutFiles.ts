@@ -130,7 +130,7 @@ async function ownRunFilesOf(path: string, listing: RunListing): Promise<RunFile
     return why === null;
   });
   const isStep = await Promise.all(files.map((file) => (needsRolloutCheck(file) ? mayBeStepFile(file, fields) : true)));
-  const leftOut = files.filter((_, i) => !isStep[i]).map((file) => relative(absolute, file).replace(/\\/g, '/'));
+  const leftOut = files.filter((_, i) => !isStep[i]).map((file) => relative(absolute, file).replace(/\\/g, '/')).sort();
   return { files: files.filter((_, i) => isStep[i]), layout, folder: absolute, leftOut };
 }
 
@@ -148,7 +148,7 @@ async function regularOrWhy(file: string): Promise<string | null> {
 
 /**
  * False for a document whose first 64 KB hold no rollout record (a run's config, metrics or
- * evaluation summary). An empty file, or one that starts with no JSON object, may still be a
+ * evaluation summary). An empty file, or one that starts with no JSON object (an array, a broken line), may still be a
  * step file: it stays, to be named as a problem.
  */
 export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<boolean> {
@@ -158,7 +158,7 @@ export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRo
     const buffer = Buffer.alloc(DETECTION_PREFIX_CHARS);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const prefix = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
-    if (!/^\s*[{[]/.test(prefix)) return true;
+    if (!/^\s*\{/.test(prefix)) return true;
     const isWholeText = bytesRead < buffer.length;
     return holdsRollouts(prefix, { fileName: file, fields, isWholeText });
   } finally {
