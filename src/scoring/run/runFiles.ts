@@ -208,7 +208,8 @@ export async function summariseRuns(paths: readonly string[], options: Summarise
     const count = listing.files.length;
     const run = assembleRun(path, result.summaries.slice(offset, offset + count));
     offset += count;
-    const note = layoutNote(listing, split);
+    // With no step file, the files left out are named in the problem that says so: not twice.
+    const note = layoutNote(count ? listing : { ...listing, leftOut: [] }, split);
     if (note !== null) run.layout = note;
     run.problems.push(...skipped[r]!);
     if (count === 0) run.problems.push({ file: path, message: noFilesMessage(listing, split) });

@@ -89,7 +89,8 @@ export class RunTracker {
     const found = await runFilesOf(this.path, { split: this.split });
     this.runFolder = this.isFileRun ? this.path : found.folder;
     this.layoutKind = found.layout?.kind ?? 'step-files';
-    this.layoutText = layoutNote(found, this.split);
+    // With no step file, the files left out are named in the problem that says so: not twice.
+    this.layoutText = layoutNote(found.files.length ? found : { ...found, leftOut: [] }, this.split);
     this.noFiles = found.files.length === 0 ? noFilesMessage(found, this.split) : null;
     const files = found.files;
     await this.read(files);
