@@ -97,7 +97,7 @@ export function needsRolloutCheck(path: string): boolean {
   return /\.json$/i.test(name) || (/\.jsonl$/i.test(name) && !/\d/.test(name));
 }
 
-/** Whether a file's own name has a number in it (`40.jsonl`, `completions_00040.parquet`). */
+/** The first number in a file's own name (`40.jsonl`, `completions_00040.parquet`), or null. */
 function stepOfName(name: string): number | null {
   const digits = name.replace(/\.[^.]*$/, '').match(/\d+/);
   return digits ? Number(digits[0]) : null;
@@ -111,16 +111,18 @@ export function isRunFile(layout: RunLayoutKind, relative: string, split: RunSpl
 
 /**
  * The run a step file belongs to, as a folder relative to the file: a prime-rl trace's run is four
- * folders up (`rollouts/step_N/train/all/traces.jsonl`), a TRL completions file's is its folder.
+ * folders up (`rollouts/step_N/train/all/traces.jsonl`), an AReaL or SkyRL file's three, a file in
+ * a step folder's two, a TRL completions file's is its folder.
  * Null for a file no trainer's layout names (the caller decides from its neighbours).
  */
 export function runFolderOfStepFile(path: string): string | null {
   const parts = path.replace(/\\/g, '/').split('/');
   const name = parts[parts.length - 1] ?? '';
   if (name === 'traces.jsonl' && parts.length >= 5 && /^step_\d+$/.test(parts[parts.length - 4] ?? '')) return parts.slice(0, -4).join('/') || '/';
-  // A loop's `{run}/grpo_step_000100/sample_rollouts.jsonl`; AReaL's `{trial}/rollout/{version}/{task_id}.jsonl`, SkyRL's `{export}/dumped_evals/global_step_N_evals/{source}.jsonl`.
+  // AReaL's `{trial}/rollout/{version}/{task_id}.jsonl`; SkyRL's `{export}/dumped_evals/global_step_N_evals/{source}.jsonl`.
   if (/^\d+\.jsonl$/.test(name) && parts.length >= 4 && /^\d+$/.test(parts[parts.length - 2]!) && /^(eval-)?rollout$/.test(parts[parts.length - 3]!)) return parts.slice(0, -3).join('/') || '/';
-  if (parts.length >= 4 && /^global_step_\d+_evals$/.test(parts[parts.length - 2]!) && parts[parts.length - 3] === 'dumped_evals') return parts.slice(0, -2).join('/') || '/';
+  if (parts.length >= 4 && /^global_step_\d+_evals$/.test(parts[parts.length - 2]!) && parts[parts.length - 3] === 'dumped_evals') return parts.slice(0, -3).join('/') || '/';
+  // A loop's `{run}/grpo_step_000100/sample_rollouts.jsonl`: the step is the folder's.
   if (parts.length >= 3 && STEP_FOLDER.test(parts[parts.length - 2]!) && stepOfName(name) === null) return parts.slice(0, -2).join('/') || '/';
   if (/^completions_\d+\.parquet$/.test(name) || NEMO_TRAIN.test(name) || NEMO_VALIDATION.test(name) || OPEN_INSTRUCT_SHARD.test(name)) return parts.slice(0, -1).join('/') || '/';
   return null;
