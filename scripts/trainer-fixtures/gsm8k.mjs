@@ -32,13 +32,15 @@ function responseOf(solution, answer) {
   return [...lines, answer(final)].join('\n\n');
 }
 
-/** One problem with its four responses: `{ index, question, gold, responses: [{ text, isCorrect, final }] }`. */
+/** One problem with its four responses: `{ index, question, gold, reference, responses: [{ text, isCorrect, final }] }`. */
 export function problem(index, answer = (a) => `#### ${a}`) {
   const row = rows[index];
   return {
     index,
     question: row.question,
     gold: goldOf(row),
+    // GSM8K's own `answer` column: the reference solution ending in `#### N`.
+    reference: row.ground_truth.replace(/\nA: ([^\n]*)$/, '\n#### $1'),
     responses: SOLVERS.map((s) => ({
       text: responseOf(row[s].solution, answer),
       isCorrect: row[s].is_correct,

@@ -32,7 +32,10 @@ Usage:
       Per training step of each run (a folder of step files as the trainer lays it out:
       verl's {global_step}.jsonl, TRL's completions/completions_{step}.parquet, NeMo-RL's
       train_data_step{N}.jsonl, prime-rl's step_N/train/all/traces.jsonl, open-instruct's
-      shards; or one file whose records carry "step"; --validation: the folder's
+      shards, ROLL's rollout_dump_data.step_{N}.jsonl, AReaL's rollout/{version}/,
+      SkyRL's dumped_evals/global_step_{N}_evals/, step folders such as
+      grpo_step_000100/; the folder above a run reads the run inside it and says which;
+      or one file whose records carry "step"; --validation: the folder's
       validation dumps as a run of their own): accuracy, groups
       all correct / all wrong, PROF kept and dropped by reason, suspected false
       positives, step counts H, response length, AUROC. Summaries are cached per file,
@@ -54,7 +57,7 @@ Usage:
 
 Input: JSONL (one rollout per line, or one prompt with a responses array per line),
 a JSON array, or parquet (TRL's completions). verl (legacy and v1), TRL, NeMo-RL,
-prime-rl, open-instruct and converted slime dumps, generic prompt/response/answer/score
+prime-rl, open-instruct, ROLL, AReaL, SkyRL and converted slime dumps, generic prompt/response/answer/score
 files, chat messages, PRM800K, ProcessBench and Math-Shepherd are recognised without
 options; a prompt that is a rendered chat gives its last user turn as the question.
 A binary file (.pt, .arrow, .safetensors) is named, with how to convert it.

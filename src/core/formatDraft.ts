@@ -21,4 +21,6 @@ export interface PerResponseArrays {
   outcomes?: (string | number)[];
   stepScores?: (string | number)[];
   preds?: (string | number)[];
+  /** Every other array with one entry per response (a column-oriented dump's columns: ROLL's). */
+  others?: (string | number)[][];
 }

@@ -1,13 +1,17 @@
 /**
  * Records as RL trainers write them (docs/trainer-dumps.md), recognised from their shape alone:
  * TRL's completions table, open-instruct's token-id traces (and its run metadata), slime's samples
- * once converted from `torch.save`, and — in formatsAgents.ts — NeMo-RL's message logs and
- * prime-rl's episodes. verl's flat dumps are read with the other flat formats (formats.ts).
+ * once converted from `torch.save`, and — each in a file of its own — NeMo-RL's message logs and
+ * prime-rl's episodes (formatsAgents.ts), ROLL's column dumps, AReaL's trajectories and SkyRL's
+ * evaluation dumps. verl's flat dumps are read with the other flat formats (formats.ts).
  */
 import type { Diagnostic, SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formatDraft';
 import { asText, outcomeFromValue, type Json } from './fields';
 import { adaptNemoRl, adaptPrimeRl } from './formatsAgents';
+import { adaptRoll, isRollDump } from './formatsRoll';
+import { adaptAreal, isArealSample } from './formatsAreal';
+import { adaptSkyrl, isSkyrlEval } from './formatsSkyrl';
 import { rewardFieldsOf, rewardValue } from './rewardFields';
 import { readRolloutTexts } from './rolloutText';
 import { promptGroup, trainerDraft } from './trainerDraft';
@@ -39,6 +43,9 @@ export function adaptTrainerRecord(record: SourceRecord, context: AdaptContext):
   if (Array.isArray(value.traces) && value.task !== null && typeof value.task === 'object') return adaptPrimeRl(record);
   if (Array.isArray(value.content) && Array.isArray(value.rewards)) return adaptNemoRl(record);
   if ('group_index' in value && typeof value.response === 'string' && 'label' in value) return { drafts: [adaptSlime(value, record.line)], diagnostics: [] };
+  if (isRollDump(value)) return adaptRoll(record);
+  if (isArealSample(value)) return adaptAreal(record);
+  if (isSkyrlEval(value)) return adaptSkyrl(record);
   return null;
 }
 

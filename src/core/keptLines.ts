@@ -31,8 +31,8 @@ function lineEdit(textOf: () => string, rollouts: Decided, fields: Fields): Line
   if (!parsed.ok) return { kind: 'none' };
   const adapted = adaptRecord({ line: 0, raw, value: parsed.value }, fields);
   if (adapted.perResponse) {
-    const { responses, outcomes, stepScores, preds } = adapted.perResponse;
-    return { kind: 'some', kept, layout: { arrays: [responses, outcomes, stepScores, preds].filter((p) => p !== undefined) } };
+    const { responses, outcomes, stepScores, preds, others = [] } = adapted.perResponse;
+    return { kind: 'some', kept, layout: { arrays: [responses, outcomes, stepScores, preds, ...others].filter((p) => p !== undefined) } };
   }
   const drafts = adapted.drafts;
   const first = drafts[0]?.responsePath;

@@ -143,6 +143,9 @@ export type FormatId =
   | 'prime-rl'
   | 'open-instruct'
   | 'slime'
+  | 'roll'
+  | 'areal'
+  | 'skyrl'
   | 'mapped';
 
 /** A reasoning step: a span of the decoded response. */

@@ -114,13 +114,16 @@ const LONG_KEYS = new Set<string>([...RESPONSE_KEYS, ...RESPONSES_KEYS, 'message
 
 /**
  * A record cut off in its response or steps, before the keys that would name its format (a
- * ProcessBench element's `label` comes after its `steps`): a question in words and the response
- * under way are enough.
+ * ProcessBench element's `label` comes after its `steps`, ROLL's `scores` after its `responses`):
+ * a question in words and the response under way are enough.
  */
 function isCutRollout(c: Candidate): boolean {
   if (c.cutKey === null || !LONG_KEYS.has(c.cutKey) || !isRecord(c.value)) return false;
   const record = c.value;
-  return PROMPT_KEYS.some((k) => typeof record[k] === 'string' && /\s/.test(record[k]));
+  // A column-oriented dump (ROLL's) holds its prompts as a list, one per response.
+  const words = (v: unknown): boolean => typeof v === 'string' && /\s/.test(v);
+  return PROMPT_KEYS.some((k) => words(record[k]) || (Array.isArray(record[k]) && words(record[k][0])))
+    || (Array.isArray(record.messages) && words(record.messages[0]));
 }
 
 /**

@@ -25,24 +25,39 @@ export function stepOfRecord(value: unknown): number | null {
   return null;
 }
 
+/** A step named in a file's or a folder's name: `step_12`, `step12`, `grpo_step_000100`, `global_step_40_evals`. */
+const STEP_WORD = /(?:^|[^a-z])step[_-]?(\d+)(?!.*step[_-]?\d)/i;
+/** How many folders above a file may name its step (prime-rl's `step_N/train/all/traces.jsonl` is three). */
+const STEP_FOLDER_DEPTH = 3;
+
 /**
- * The step in a file's name: the last run of digits in the name without its extension
- * (`40.jsonl` → 40, `rollouts_step_000120.jsonl` → 120, `run3-step40.jsonl` → 40); null without one.
+ * The step a file's path names, looked for in this order:
+ * - a step word in the file's name (`rollout_dump_data.step_12.jsonl` → 12, `run3-step40.jsonl` → 40);
+ * - a step word in one of the three folders above it, the nearest first (`grpo_step_000100/sample_rollouts.jsonl`
+ *   → 100, `global_step_40_evals/math500.jsonl` → 40, `step_3/train/all/traces.jsonl` → 3);
+ * - AReaL's weight-version folder, `rollout/{version}/{task_id}.jsonl` (the name is the task, not the step);
+ * - the last run of digits in the name without its extension (`40.jsonl` → 40, `completions_00040.parquet` → 40).
+ * Null without one.
  */
-export function stepOfFileName(name: string): number | null {
-  const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+export function stepOfFileName(path: string): number | null {
+  const parts = path.replace(/\\/g, '/').split('/');
+  const base = (parts[parts.length - 1] ?? '').replace(/\.[^.]*$/, '');
+  const named = base.match(STEP_WORD);
+  if (named) return asWhole(named[1]!);
+  const folders = parts.slice(0, -1);
+  for (let i = folders.length - 1; i >= Math.max(0, folders.length - STEP_FOLDER_DEPTH); i--) {
+    const folder = folders[i]!.match(STEP_WORD);
+    if (folder) return asWhole(folder[1]!);
+  }
+  if (/^\d+$/.test(base) && folders.length >= 2 && /^\d+$/.test(folders[folders.length - 1]!) && /^(eval-)?rollout$/.test(folders[folders.length - 2]!)) {
+    return asWhole(folders[folders.length - 1]!);
+  }
   const digits = base.match(/\d+/g);
-  // prime-rl names the step in a folder: `step_3/train/all/traces.jsonl`.
-  if (!digits) return stepOfFolder(name);
-  const n = Number(digits[digits.length - 1]);
-  return Number.isSafeInteger(n) ? n : null;
+  return digits ? asWhole(digits[digits.length - 1]!) : null;
 }
 
-/** The step of the last `step_N` folder in a path, or null. */
-function stepOfFolder(path: string): number | null {
-  const folders = path.replace(/\\/g, '/').split('/').slice(0, -1).filter((p) => /^step_\d+$/.test(p));
-  const last = folders[folders.length - 1];
-  const n = last === undefined ? NaN : Number(last.slice(5));
+function asWhole(digits: string): number | null {
+  const n = Number(digits);
   return Number.isSafeInteger(n) ? n : null;
 }
 

@@ -204,14 +204,15 @@ export async function summariseRuns(paths: readonly string[], options: Summarise
   const result = await summariseFiles(all, options);
   let offset = 0;
   const runs = paths.map((path, r) => {
-    const { files, layout } = listed[r]!;
-    const count = files.length;
+    const listing = listed[r]!;
+    const count = listing.files.length;
     const run = assembleRun(path, result.summaries.slice(offset, offset + count));
     offset += count;
-    const note = layoutNote(layout, split);
+    // With no step file, the files left out are named in the problem that says so: not twice.
+    const note = layoutNote(count ? listing : { ...listing, leftOut: [] }, split);
     if (note !== null) run.layout = note;
     run.problems.push(...skipped[r]!);
-    if (count === 0) run.problems.push({ file: path, message: noFilesMessage(layout, split) });
+    if (count === 0) run.problems.push({ file: path, message: noFilesMessage(listing, split) });
     else if (run.steps.length === 0) run.problems.push({ file: path, message: `no training step in its ${count} file${count === 1 ? '' : 's'}: none held a readable rollout (see the problems above)` });
     return run;
   });

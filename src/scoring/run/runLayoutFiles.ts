@@ -8,8 +8,8 @@
  * is named as skipped.
  */
 import { lstat, open, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { classifyRunFiles, LAYOUT_FOLDERS, RUN_LAYOUT_NAMES, type RunLayout, type RunSplit } from '../../core/run/runLayout';
+import { join, relative, resolve } from 'node:path';
+import { classifyRunFiles, isLayoutFolder, needsRolloutCheck, RUN_LAYOUT_NAMES, type RunLayout, type RunSplit } from '../../core/run/runLayout';
 import { compareRunFiles } from '../../core/run/trainingStep';
 import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
 import type { FieldRole } from '../../core/profSettings';
@@ -39,7 +39,7 @@ async function walk(folder: string): Promise<string[]> {
       if (++seen > MAX_ENTRIES) return;
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH && LAYOUT_FOLDERS.test(entry.name)) await visit(path, depth + 1);
+        if (depth < MAX_DEPTH && isLayoutFolder(entry.name)) await visit(path, depth + 1);
       } else found.push(path);
     }
   };
@@ -74,13 +74,52 @@ export interface RunListing {
   skipped?: SkippedFile[];
 }
 
-/** A run's files and its layout (null for a run that is one file). */
-export async function runFilesOf(path: string, listing: RunListing = {}): Promise<{ files: string[]; layout: RunLayout | null }> {
+/** A run's files, its layout (null for a run that is one file), and where the run was found. */
+export interface RunFiles {
+  files: string[];
+  layout: RunLayout | null;
+  /** The folder whose files make the run: the path given, or the one run folder inside it. */
+  folder: string;
+  /** Files of the run's folder left out because they hold no rollouts (metrics, summaries, configs), relative to it. */
+  leftOut: string[];
+  /** When the path given holds no run but a folder inside it does: that folder, and the other runs found beside it. */
+  inside?: { run: string; others: string[] };
+}
+
+/** The most folders inside a path given that are looked at for a run. */
+const MAX_INNER_FOLDERS = 64;
+
+/**
+ * A run's files and its layout. A folder that holds no step files but has run folders inside it
+ * (the folder above a run, as the editor is often opened on) gives the run inside: the only one,
+ * or the one written last, the others named.
+ */
+export async function runFilesOf(path: string, listing: RunListing = {}): Promise<RunFiles> {
+  const own = await ownRunFilesOf(path, listing);
+  const other = listing.split === 'validation' ? 'train' : 'validation';
+  if (own.layout === null || own.files.length > 0 || own.layout[other].length > 0) return own;
+  const entries = await readdir(own.folder, { withFileTypes: true }).catch(() => []);
+  const inner = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).slice(0, MAX_INNER_FOLDERS);
+  const found = (await Promise.all(inner.map(async (e) => {
+    const folder = join(own.folder, e.name);
+    const skipped: SkippedFile[] = [];
+    const sub = await ownRunFilesOf(folder, { ...listing, skipped }).catch(() => null);
+    if (!sub || sub.files.length === 0) return null;
+    const mtime = await stat(folder).then((i) => i.mtimeMs, () => 0);
+    return { sub, skipped, name: e.name, mtime };
+  }))).filter((r): r is NonNullable<typeof r> => r !== null);
+  const chosen = found.sort((a, b) => b.mtime - a.mtime || (a.name < b.name ? -1 : 1))[0];
+  if (!chosen) return own;
+  listing.skipped?.push(...chosen.skipped);
+  return { ...chosen.sub, inside: { run: chosen.name, others: found.slice(1).map((f) => f.name).sort() } };
+}
+
+async function ownRunFilesOf(path: string, listing: RunListing): Promise<RunFiles> {
   const { fields = {}, split = 'train', skipped } = listing;
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => null);
   if (!info) throw new RunPathError(`${path}: no such folder or file`);
-  if (info.isFile()) return { files: [absolute], layout: null };
+  if (info.isFile()) return { files: [absolute], layout: null, folder: absolute, leftOut: [] };
   if (!info.isDirectory()) throw new RunPathError(`${path}: expected a folder of rollout files or one rollout file, not ${fileKind(info)}`);
   const layout = await readRunLayout(absolute);
   const candidates = [...layout[split]].sort(compareRunFiles).map((name) => join(absolute, name));
@@ -90,8 +129,9 @@ export async function runFilesOf(path: string, listing: RunListing = {}): Promis
     if (why !== null) skipped?.push({ file, message: `skipped: ${why}` });
     return why === null;
   });
-  const isStep = await Promise.all(files.map((file) => (/\.json$/i.test(file) ? mayBeStepFile(file, fields) : true)));
-  return { files: files.filter((_, i) => isStep[i]), layout };
+  const isStep = await Promise.all(files.map((file) => (needsRolloutCheck(file) ? mayBeStepFile(file, fields) : true)));
+  const leftOut = files.filter((_, i) => !isStep[i]).map((file) => relative(absolute, file).replace(/\\/g, '/')).sort();
+  return { files: files.filter((_, i) => isStep[i]), layout, folder: absolute, leftOut };
 }
 
 /**
@@ -106,7 +146,11 @@ async function regularOrWhy(file: string): Promise<string | null> {
   return `${isLink ? 'a symbolic link to ' : ''}${fileKind(info)}, not a regular file`;
 }
 
-/** False for a JSON object document whose first 64 KB hold no rollout record (a run's config or metrics). */
+/**
+ * False for a document whose first 64 KB hold no rollout record (a run's config, metrics or
+ * evaluation summary). An empty file, or one that starts with no JSON object (an array, a broken line), may still be a
+ * step file: it stays, to be named as a problem.
+ */
 export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRole, string>> = {}): Promise<boolean> {
   const handle = await open(file, 'r').catch(() => null);
   if (!handle) return true;
@@ -123,16 +167,39 @@ export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRo
 }
 
 /** Why a run folder gave no files, and where its other files are. */
-export function noFilesMessage(layout: RunLayout | null, split: RunSplit): string {
-  if (split === 'validation') return `holds no validation dumps (looked for NeMo-RL's val_data_step*.jsonl and prime-rl's step_*/eval/all/traces.jsonl; verl writes them to a folder of their own, validation_data_dir, which is a run of its own)`;
+export function noFilesMessage(run: Pick<RunFiles, 'layout' | 'leftOut'>, split: RunSplit): string {
+  const { layout } = run;
+  const leftOut = run.leftOut.length ? `; ${leftOutWords(run.leftOut)}` : '';
+  if (split === 'validation') return `holds no validation dumps (looked for NeMo-RL's val_data_step*.jsonl, prime-rl's step_*/eval/all/traces.jsonl and AReaL's eval-rollout/*/; verl writes them to a folder of their own, validation_data_dir, which is a run of its own)${leftOut}`;
   const elsewhere = layout && layout.validation.length ? ` (only ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'}: read them with --validation)` : '';
-  return `holds no step files${elsewhere}: looked for {step}.jsonl / .json / .parquet files, completions/completions_*.parquet (TRL), train_data_step*.jsonl (NeMo-RL), step_*/train/all/traces.jsonl (prime-rl) and *_rollouts_*.jsonl (open-instruct)`;
+  return `holds no step files${elsewhere}: looked for {step}.jsonl / .json / .parquet files and folders named after their step (step_12/, grpo_step_000100/, global_step_40/), in it and in the folders inside it, completions/completions_*.parquet (TRL), train_data_step*.jsonl (NeMo-RL), step_*/train/all/traces.jsonl (prime-rl), *_rollouts_*.jsonl (open-instruct), rollout/{version}/*.jsonl (AReaL) and dumped_evals/global_step_*_evals/ (SkyRL)${leftOut}`;
 }
 
-/** What a run's layout adds to its report: whose layout it is, and the validation dumps left apart. */
-export function layoutNote(layout: RunLayout | null, split: RunSplit): string | null {
-  // A plain folder of step files (verl's) needs no word about it.
-  if (!layout || (layout.kind === 'step-files' && layout.validation.length === 0)) return null;
-  const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart (a run of their own: trend --validation, or Open Training Run on one of them)` : '';
-  return `${RUN_LAYOUT_NAMES[layout.kind]}${split === 'validation' ? ', validation dumps' : ''}${apart}`;
+/** The files left out, named (the first few, and how many more). */
+function leftOutWords(files: readonly string[]): string {
+  const shown = files.slice(0, 6).join(', ');
+  const more = files.length > 6 ? ` and ${files.length - 6} more` : '';
+  return `left out ${files.length} file${files.length === 1 ? '' : 's'} that hold${files.length === 1 ? 's' : ''} no rollouts: ${shown}${more}`;
+}
+
+/**
+ * What a run's layout adds to its report: which run was opened when the path given is the folder
+ * above it, whose layout it is, the validation dumps left apart, and the files that hold no rollouts.
+ */
+export function layoutNote(run: Pick<RunFiles, 'layout' | 'leftOut' | 'inside'>, split: RunSplit): string | null {
+  const { layout } = run;
+  if (!layout) return null;
+  const parts: string[] = [];
+  if (run.inside) {
+    const others = run.inside.others;
+    const beside = others.length ? `, the one written last; also here: ${others.slice(0, 6).join(', ')}${others.length > 6 ? ` and ${others.length - 6} more` : ''}` : '';
+    parts.push(`the run in ${run.inside.run}/${beside}`);
+  }
+  // A plain folder of step files (verl's) needs no word about its layout.
+  if (layout.kind !== 'step-files' || layout.validation.length > 0) {
+    const apart = split === 'train' && layout.validation.length ? `; ${layout.validation.length} validation dump${layout.validation.length === 1 ? '' : 's'} apart (a run of their own: trend --validation, or Open Training Run on one of them)` : '';
+    parts.push(`${RUN_LAYOUT_NAMES[layout.kind]}${split === 'validation' ? ', validation dumps' : ''}${apart}`);
+  }
+  if (run.leftOut.length) parts.push(leftOutWords(run.leftOut));
+  return parts.length ? parts.join('; ') : null;
 }

@@ -9,7 +9,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isRunFile, type RunLayoutKind, type RunSplit } from '../../core/run/runLayout';
 import { assembleRun, type FileSummary, type RunSummary } from '../../core/run/runSummary';
 import { summariseFiles, type FileSummariser, type RunProgress } from './runFiles';
-import { layoutNote, mayBeStepFile, runFilesOf } from './runLayoutFiles';
+import { needsRolloutCheck } from '../../core/run/runLayout';
+import { layoutNote, mayBeStepFile, noFilesMessage, runFilesOf } from './runLayoutFiles';
 import type { SummaryCache } from './summaryCache';
 
 export interface RunTrackerDeps {
@@ -35,15 +36,25 @@ export class RunTracker {
   /** Whose layout the run folder has (which files are its steps), once started. */
   private layoutKind: RunLayoutKind = 'step-files';
   private layoutText: string | null = null;
+  /** The folder whose files make the run: the path opened, or the run folder found inside it. */
+  private runFolder: string;
+  /** Why the run has no files, when it has none (what the command line says too). */
+  private noFiles: string | null = null;
 
   /** `split`: the run's training steps (default), or its validation dumps as a run of their own. */
   constructor(readonly path: string, private deps: RunTrackerDeps, readonly split: RunSplit = 'train') {
     this.path = resolve(path);
+    this.runFolder = this.path;
   }
 
   /** The folder whose files make the run (the file's folder for a one-file run). */
   get folder(): string {
-    return this.isFileRun ? dirname(this.path) : this.path;
+    return this.isFileRun ? dirname(this.path) : this.runFolder;
+  }
+
+  /** Whether the run is one file (the path opened is a file). */
+  get isOneFile(): boolean {
+    return this.isFileRun;
   }
 
   /** Files summarised so far during a pass, or null when the run is up to date. */
@@ -67,6 +78,7 @@ export class RunTracker {
     const files = [...this.known.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const run = assembleRun(this.path, files);
     if (this.layoutText !== null) run.layout = this.layoutText;
+    if (this.noFiles !== null && files.length === 0) run.problems.push({ file: this.path, message: this.noFiles });
     return run;
   }
 
@@ -74,9 +86,13 @@ export class RunTracker {
   async start(): Promise<void> {
     const info = await stat(this.path).catch(() => null);
     this.isFileRun = info?.isFile() ?? false;
-    const { files, layout } = await runFilesOf(this.path, { split: this.split });
-    this.layoutKind = layout?.kind ?? 'step-files';
-    this.layoutText = layoutNote(layout, this.split);
+    const found = await runFilesOf(this.path, { split: this.split });
+    this.runFolder = this.isFileRun ? this.path : found.folder;
+    this.layoutKind = found.layout?.kind ?? 'step-files';
+    // With no step file, the files left out are named in the problem that says so: not twice.
+    this.layoutText = layoutNote(found.files.length ? found : { ...found, leftOut: [] }, this.split);
+    this.noFiles = found.files.length === 0 ? noFilesMessage(found, this.split) : null;
+    const files = found.files;
     await this.read(files);
   }
 
@@ -94,7 +110,7 @@ export class RunTracker {
   owns(file: string): boolean {
     const absolute = resolve(file);
     if (this.isFileRun) return absolute === this.path;
-    const inside = relative(this.path, absolute);
+    const inside = relative(this.runFolder, absolute);
     return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) && isRunFile(this.layoutKind, inside, this.split);
   }
 
@@ -117,7 +133,7 @@ export class RunTracker {
 
   /** Compares the folder with what is known (sizes and times only) and reads what is new or changed. */
   async rescan(): Promise<void> {
-    const files = await runFilesOf(this.path, { split: this.split }).then((r) => r.files, () => [] as string[]);
+    const files = await runFilesOf(this.runFolder, { split: this.split }).then((r) => r.files, () => [] as string[]);
     const present = new Set(files);
     for (const file of [...this.known.keys()]) if (!present.has(file)) this.deleted(file);
     for (const file of files) void this.refreshFile(file);
@@ -139,7 +155,7 @@ export class RunTracker {
     const known = this.known.get(file);
     if (!info) return this.deleted(file);
     // A config or metrics file written into the run folder is not a step.
-    if (!this.isFileRun && /\.json$/i.test(file) && !(await mayBeStepFile(file))) return this.deleted(file);
+    if (!this.isFileRun && needsRolloutCheck(file) && !(await mayBeStepFile(file))) return this.deleted(file);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs && known.error === undefined) return;
     this.reading.add(file);
     try {

@@ -46,7 +46,7 @@ export interface RunFeatureDeps {
 export async function runOfFile(file: vscode.Uri): Promise<vscode.Uri> {
   const laidOut = runFolderOfStepFile(file.fsPath);
   if (laidOut !== null) {
-    const isValidation = /(^|[\\/])val_data_step\d+\.jsonl$|[\\/]eval[\\/]all[\\/]traces\.jsonl$/.test(file.fsPath);
+    const isValidation = /(^|[\\/])val_data_step\d+\.jsonl$|[\\/]eval[\\/]all[\\/]traces\.jsonl$|[\\/]eval-rollout[\\/]\d+[\\/]\d+\.jsonl$/.test(file.fsPath);
     const folder = vscode.Uri.file(laidOut);
     return isValidation ? folder.with({ query: VALIDATION_QUERY }) : folder;
   }

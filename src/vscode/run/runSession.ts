@@ -28,7 +28,7 @@ export class RunSession implements vscode.Disposable {
     await this.tracker.start();
     const folder = vscode.Uri.file(this.tracker.folder);
     // Trainers nest step files in folders (prime-rl's step_N/train/all/): the tracker keeps only the run's own.
-    const pattern = this.tracker.folder === this.tracker.path ? '**/*.{jsonl,json,parquet}' : basename(this.tracker.path);
+    const pattern = this.tracker.isOneFile ? basename(this.tracker.path) : '**/*.{jsonl,json,parquet}';
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
     this.subscriptions.push(
       watcher,

@@ -27,6 +27,10 @@ describe('rollout files are recognised from their first 64 KB', () => {
     ['a first line of 3 MB, cut by the prefix', 'long.jsonl', `${JSON.stringify({ prompt: 'Explain.', response: 'word '.repeat(600_000), score: 1 })}\n`],
     ['a first line cut inside an escape', 'escape.jsonl', `{"prompt": "p q", "response": "${'a\\n'.repeat(DETECTION_PREFIX_CHARS / 3)}`],
     ['a JSON array whose first element is longer than the prefix', 'big.json', `[${JSON.stringify({ problem: 'What is 2+2?', steps: ['step one '.repeat(20_000)], label: -1, final_answer_correct: true })}]`],
+    ['a ROLL dump', 'rollout_dump_data.step_1.jsonl', read('test/fixtures/trainers/roll/output/rollout_dump/rollout_dump_data.step_1.jsonl')],
+    ['an AReaL trajectory file', '0.jsonl', read('test/fixtures/trainers/areal/logs/root/gsm8k-grpo/trial0/rollout/1/0.jsonl')],
+    ['a SkyRL evaluation dump', 'openai_gsm8k.jsonl', read('test/fixtures/trainers/skyrl/export/dumped_evals/global_step_40_evals/openai_gsm8k.jsonl')],
+    ['a ROLL dump whose one line outruns the prefix in its responses', 'rollout_dump_data.step_9.jsonl', `${JSON.stringify({ id: ['a', 'a'], prompt: ['What is 2+2?', 'What is 2+2?'], ground_truth: ['4', '4'], responses: ['word '.repeat(20_000), '4'], scores: [1.0, 0.0], global_step: [9, 9] })}\n`],
     ['a rollout after some blank and broken lines', 'late.jsonl', `\n{oops\n\n${read('examples/gsm-rollouts.jsonl')}`],
   ];
   for (const [name, fileName, text] of rollouts) it(`${name}: analysed`, () => expect(detect(text, fileName)).toBe(true));

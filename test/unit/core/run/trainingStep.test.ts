@@ -32,6 +32,25 @@ describe('the training step in a file name', () => {
     expect(stepOfFileName('C:\\runs\\b\\7.json')).toBe(7);
   });
 
+  it('is a step named in the file name or in one of the three folders above it, before any other number', () => {
+    expect(stepOfFileName('/out/rollout_dump/rollout_dump_data.step_12.jsonl')).toBe(12);
+    expect(stepOfFileName('/runs/r1/grpo_step_000100/sample_rollouts.jsonl')).toBe(100);
+    expect(stepOfFileName('step_12/rollouts.jsonl')).toBe(12);
+    expect(stepOfFileName('/runs/global_step_40/samples.jsonl')).toBe(40);
+    // SkyRL names the data source, digits and all, inside the step's folder.
+    expect(stepOfFileName('/export/dumped_evals/global_step_40_evals/math500.jsonl')).toBe(40);
+    expect(stepOfFileName('rollouts/step_3/train/all/traces.jsonl')).toBe(3);
+    expect(stepOfFileName('C:\\runs\\grpo_step_000200\\sample_rollouts.jsonl')).toBe(200);
+    // A step folder far above the run is not the file's step.
+    expect(stepOfFileName('/ckpt/global_step_500/a/b/c/rollouts.jsonl')).toBeNull();
+  });
+
+  it("is AReaL's weight-version folder, not the task id that names the file", () => {
+    expect(stepOfFileName('/logs/u/exp/trial/rollout/3/17.jsonl')).toBe(3);
+    expect(stepOfFileName('/logs/u/exp/trial/eval-rollout/5/2.jsonl')).toBe(5);
+    expect(stepOfFileName('/data/3/17.jsonl')).toBe(17);
+  });
+
   it('is null when the name has no number (the extension does not count)', () => {
     expect(stepOfFileName('rollouts.jsonl')).toBeNull();
     expect(stepOfFileName('dump.json')).toBeNull();

@@ -96,3 +96,35 @@ describe('a run kept up to date', () => {
     tracker.dispose();
   });
 });
+
+describe('the Run Dashboard\'s run, opened on the folder above it', () => {
+  const LOOP_RUNS = join(__dirname, '../../../fixtures/trainers/grpo-loop/runs');
+
+  it('reads the run inside, says which, and watches that run\'s folder for new steps', async () => {
+    const reader = countingSummariser();
+    const tracker = new RunTracker(LOOP_RUNS, { summarise: reader.summarise, parallelism: 1, cache: null, settleMs: 10 });
+    await tracker.start();
+    const summary = tracker.summary();
+    expect(summary.steps.map((s) => [s.step, s.rollouts])).toEqual([[100, 12], [200, 12], [300, 12]]);
+    expect(summary.files).toBe(3);
+    expect(summary.layout).toMatch(/^the run in qwen2\.5-math-1\.5b-r1zero\/; left out 5 files that hold no rollouts: config\.json, .*metrics\.jsonl$/);
+    expect(summary.problems).toEqual([]);
+    expect(reader.read).toEqual(['sample_rollouts.jsonl', 'sample_rollouts.jsonl', 'sample_rollouts.jsonl']);
+    expect(tracker.folder).toBe(join(LOOP_RUNS, 'qwen2.5-math-1.5b-r1zero'));
+    expect(tracker.owns(join(LOOP_RUNS, 'qwen2.5-math-1.5b-r1zero/grpo_step_000400/sample_rollouts.jsonl'))).toBe(true);
+    tracker.dispose();
+  });
+
+  it('a folder with no run says why, as trend does, instead of an empty dashboard', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prof-lens-tracker-'));
+    try {
+      writeFileSync(join(dir, 'metrics.jsonl'), '{"step": 1, "loss": 0.5}\n');
+      const tracker = new RunTracker(dir, { summarise: countingSummariser().summarise, parallelism: 1, cache: null });
+      await tracker.start();
+      expect(tracker.summary().problems.map((p) => p.message)).toEqual([expect.stringMatching(/^holds no step files: looked for .*; left out 1 file that holds no rollouts: metrics\.jsonl$/)]);
+      tracker.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
