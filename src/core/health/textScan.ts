@@ -34,17 +34,22 @@ export interface AnswerMarker {
   value: string;
 }
 
-const HASHES = /####[ \t]*([^\n]*)/g;
+/** Exactly four `#`: five or more are a heading or a rule. */
+const HASHES = /(?<!#)####(?!#)[ \t]*([^\n]*)/g;
+/** A markdown heading (`#### Step 1:`) is no answer: a value ending in `:` or longer than 60 characters. */
+const isAnswerValue = (value: string): boolean => value.trim() !== '' && value.length <= 60 && !/:\s*$/.test(value);
 
 /** Every `####` answer line and every `\boxed{…}` of `text`, in order of position. */
 export function answerMarkers(text: string, boxes: readonly { boxStart: number; boxEnd: number; contentStart: number; contentEnd: number }[]): AnswerMarker[] {
   const out: AnswerMarker[] = [];
-  for (const m of text.matchAll(HASHES)) out.push({ start: m.index, end: m.index + m[0].length, value: m[1] ?? '' });
+  for (const m of text.matchAll(HASHES)) if (isAnswerValue(m[1] ?? '')) out.push({ start: m.index, end: m.index + m[0].length, value: m[1] ?? '' });
   for (const b of boxes) out.push({ start: b.boxStart, end: b.boxEnd, value: text.slice(b.contentStart, b.contentEnd) });
-  return out.sort((a, b) => a.start - b.start);
+  // A marker inside a tool call's arguments or a tool's reply is not the response's answer.
+  const tools = [...blocks(text, '<tool_call>', '</tool_call>'), ...blocks(text, '<tool_response>', '</tool_response>')];
+  return out.filter((m) => !tools.some((t) => t.start <= m.start && m.start < t.end)).sort((a, b) => a.start - b.start);
 }
 
 /** An answer as compared across markers: spaces, thousands commas, `$` and a trailing period dropped. */
 export function answerKey(value: string): string {
-  return value.replace(/[\s$,]/g, '').replace(/\.$/, '').toLowerCase();
+  return value.replace(/[\s$,`*]/g, '').replace(/\.$/, '').toLowerCase();
 }
