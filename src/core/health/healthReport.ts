@@ -61,9 +61,9 @@ function base(spec: DetectorSpec, steps: readonly StepHealth[]): DetectorResult 
 function judge(spec: DetectorSpec, steps: readonly StepHealth[], kind: HealthReport['kind']): DetectorResult {
   const result = base(spec, steps);
   const missing = spec.missing(steps);
+  if (!spec.level && kind === 'file') return { ...result, status: 'needs-run', summary: `needs a run: a series of training steps (give the run's folder)${missing === null ? '' : `; and ${missing}`}` };
   if (missing !== null) return { ...result, status: 'not-available', summary: missing };
   const isRun = kind === 'run' && steps.length >= MIN_STEPS;
-  if (!spec.level && kind === 'file') return { ...result, status: 'needs-run', summary: 'needs a run: a series of training steps (give the run\'s folder)' };
   const found = isRun ? earliestOnset(spec, steps) : null;
   if (found && !(spec.needsFlatAccuracy && accuracyKeptUp(steps, found.onset))) {
     const at = steps[found.onset.at]!.step;

@@ -8,8 +8,9 @@
  * - S₀ = 0, Sₜ = max(0, Sₜ₋₁ + d·(xₜ − μ₀) − δ/2) for the steps after the baseline (d = +1 for a
  *   rise, −1 for a fall); the alarm is the first step with Sₜ > 2δ;
  * - the onset is the step after the last one at which S was 0 before the alarm;
- * - it stands only if it lasts: at least 2 steps from the onset on, with their mean shifted by δ or
- *   more. A run of fewer than 6 steps gets no onset.
+ * - it stands only if it lasts: the median of the (up to) 5 steps from the onset on, at least 2 of
+ *   them, is shifted by δ or more; otherwise (a spike) S restarts from 0 after the alarm and the scan goes on.
+ * A run of fewer than 6 steps gets no onset; a shift that begins inside the baseline is not seen.
  */
 
 export interface OnsetRule {
@@ -23,7 +24,7 @@ export interface Onset {
   /** Position in the series of the first step of the shift. */
   at: number;
   baseline: number;
-  /** Mean from the onset on. */
+  /** Median of the (up to) 5 steps from the onset on. */
   after: number;
   /** The shift that counted as one (δ). */
   delta: number;
@@ -31,6 +32,8 @@ export interface Onset {
 
 export const MIN_STEPS = 6;
 const MIN_AFTER = 2;
+/** Steps from the onset on whose median must hold the shift. */
+const LASTING = 5;
 
 function meanOf(values: readonly number[]): number {
   let t = 0;
@@ -64,10 +67,18 @@ export function findOnset(series: readonly (number | null)[], rule: OnsetRule): 
     if (s === 0) lastZero = t;
     if (s <= 2 * delta) continue;
     const start = lastZero + 1;
-    const rest = x.slice(start);
-    const after = meanOf(rest);
-    if (rest.length < MIN_AFTER || d * (after - mu) < delta) return null;
-    return { at: at[start]!, baseline: mu, after, delta };
+    const rest = x.slice(start, start + LASTING);
+    const after = medianOf(rest);
+    if (rest.length >= MIN_AFTER && d * (after - mu) >= delta) return { at: at[start]!, baseline: mu, after, delta };
+    // A shift that does not last (a spike) is no onset: look on from the step after it.
+    s = 0;
+    lastZero = t;
   }
   return null;
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
