@@ -60,6 +60,7 @@ function base(spec: DetectorSpec, steps: readonly StepHealth[]): DetectorResult 
 
 function judge(spec: DetectorSpec, steps: readonly StepHealth[], kind: HealthReport['kind']): DetectorResult {
   const result = base(spec, steps);
+  if (spec.level) result.count = levelCount(spec.level, steps);
   const missing = spec.missing(steps);
   if (!spec.level && kind === 'file') return { ...result, status: 'needs-run', summary: `needs a run: a series of training steps (give the run's folder)${missing === null ? '' : `; and ${missing}`}` };
   if (missing !== null) return { ...result, status: 'not-available', summary: missing };
@@ -78,17 +79,22 @@ function judge(spec: DetectorSpec, steps: readonly StepHealth[], kind: HealthRep
   return levelResult(spec, steps, result, isRun);
 }
 
+function levelCount(level: NonNullable<DetectorSpec['level']>, steps: readonly StepHealth[]): { hits: number; of: number } {
+  let hits = 0;
+  let of = 0;
+  for (const s of steps) {
+    const x = level.share(s);
+    hits += x.hits;
+    of += x.of;
+  }
+  return { hits, of };
+}
+
 /** A per-rollout detector judged by its share over every step: fired at or above its level. */
 function levelResult(spec: DetectorSpec, steps: readonly StepHealth[], result: DetectorResult, isRun: boolean): DetectorResult {
   const noTrend = isRun ? '' : steps.length > 1 ? ` (fewer than ${MIN_STEPS} steps: no trend is judged)` : '';
   if (!spec.level) return { ...result, summary: `no lasting shift${noTrend}` };
-  let hits = 0;
-  let of = 0;
-  for (const s of steps) {
-    const x = spec.level.share(s);
-    hits += x.hits;
-    of += x.of;
-  }
+  const { hits, of } = levelCount(spec.level, steps);
   if (of === 0) return { ...result, summary: spec.id === 'length' ? `no lasting growth${noTrend}; the dump does not say which responses stopped at the length limit` : 'no rollouts' };
   const share = hits / of;
   const words = `${count(hits)} of ${count(of)} rollouts (${pct(share)}) ${spec.level.what}`;

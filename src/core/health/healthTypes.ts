@@ -94,6 +94,8 @@ export interface DetectorResult {
   /** The step the failure began at (change-point rule, docs/health.md), or null. */
   onset: number | null;
   severity: Severity | null;
+  /** For a detector that judges each rollout: the rollouts that show it, of those it could judge, over every step. */
+  count?: { hits: number; of: number };
   /** The rollouts that show it best, strongest first. */
   examples: HealthExample[];
 }

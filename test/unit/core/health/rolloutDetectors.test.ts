@@ -128,3 +128,17 @@ describe('the onset rule', () => {
     expect(findOnset([0, 0, 0, 1, 1], { direction: 'up', minEffect: 0.05 })).toBeNull();
   });
 });
+
+describe('bounded on hostile text', () => {
+  it('reads 100 KB of unclosed tool calls, answer markers and boxes in linear time', () => {
+    const texts = ['<tool_call>'.repeat(9000), '<tool_response>x reward=1 '.repeat(4000) + '#### 1', '#### 1\n'.repeat(14000), '\\boxed{'.repeat(14000)];
+    const started = performance.now();
+    for (const t of texts) {
+      formatGamingIn(t);
+      rewardVisibleIn(t, null);
+      garbledIn(t);
+      repetitionIn(t);
+    }
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
