@@ -50,6 +50,27 @@ export interface StepHealth {
   mismatch: Sum;
   /** The rollouts that show each detector best, strongest first. */
   examples: Partial<Record<DetectorId, HealthExample[]>>;
+  /**
+   * Every rollout that shows a per-rollout detector (up to `MAX_PLACES`), where the dashboard's
+   * click opens the Rollout Explorer: `length` lists those cut at the length limit.
+   */
+  places: Partial<Record<DetectorId, RolloutPlace[]>>;
+}
+
+/** Where a rollout is: its file, 1-based line, and response index within the record. */
+export interface RolloutPlace {
+  file: string;
+  line: number;
+  index: number;
+}
+
+/** Places kept per detector per step. */
+export const MAX_PLACES = 1000;
+
+/** Add a place to a detector's list, unless it is full. */
+export function keepPlace(step: StepHealth, id: DetectorId, place: RolloutPlace): void {
+  const list = (step.places[id] ??= []);
+  if (list.length < MAX_PLACES) list.push(place);
 }
 
 /** Examples kept per detector per step. */
@@ -68,7 +89,7 @@ export function emptyStep(step: number): StepHealth {
     step, rollouts: 0, chars: sum(), truncationKnown: 0, truncated: 0,
     flagged: { repetition: 0, 'format-gaming': 0, 'reward-visible': 0, garbled: 0 },
     stepScore: sum(), correct: 0, incorrect: 0, groups: 0, noSignalGroups: 0,
-    entropy: sum(), logprob: sum(), mismatch: sum(), examples: {},
+    entropy: sum(), logprob: sum(), mismatch: sum(), examples: {}, places: {},
   };
 }
 
@@ -115,6 +136,7 @@ export class StepHealthBuilder {
       if (!f) continue;
       h.flagged[id]++;
       example(id, f);
+      keepPlace(h, id, { file: r.file, line: r.line, index: r.index });
     }
     this.addScores(r, example);
     this.addTokens(r, example);
@@ -124,7 +146,10 @@ export class StepHealthBuilder {
     const h = this.health;
     const cut = r.extras.truncated;
     if (cut !== null) h.truncationKnown++;
-    if (cut) h.truncated++;
+    if (cut) {
+      h.truncated++;
+      keepPlace(h, 'length', { file: r.file, line: r.line, index: r.index });
+    }
     const tail = spanOf(r.response, Math.max(0, r.response.length - 120), r.response.length);
     // A response cut at the limit outranks any response that stopped on its own.
     example('length', { strength: r.response.length + (cut ? 1e12 : 0), span: tail, note: `${r.response.length} characters${cut ? ', stopped at the length limit' : ''}` });

@@ -1,6 +1,6 @@
 /** Steps of a run from the parts its files hold: a step that spans files is merged exactly. */
 import type { Sum } from './healthTypes';
-import { emptyStep, keepExample, type FlaggedId, type StepHealth } from './stepHealth';
+import { emptyStep, keepExample, keepPlace, type FlaggedId, type StepHealth } from './stepHealth';
 
 const addSum = (into: Sum, from: Sum): void => {
   into.total += from.total;
@@ -22,6 +22,7 @@ function mergeInto(into: StepHealth, part: StepHealth): void {
   addSum(into.logprob, part.logprob);
   addSum(into.mismatch, part.mismatch);
   for (const [id, list] of Object.entries(part.examples)) for (const e of list ?? []) keepExample(into, id as keyof StepHealth['examples'], e);
+  for (const [id, list] of Object.entries(part.places)) for (const p of list ?? []) keepPlace(into, id as keyof StepHealth['places'], p);
 }
 
 /** The run's steps, ascending, each merged from its parts. */
