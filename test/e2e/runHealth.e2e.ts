@@ -29,6 +29,8 @@ describe('the Run Dashboard\'s Health section', () => {
   });
 
   test('names the reward shown to the policy, with its onset, as a fired detector', async () => {
+    // A step file open in the editor first: the extension is then active and its commands are in the palette.
+    await workbench.openFile('30.jsonl');
     await workbench.runCommand('PROF Lens: Open Training Run…');
     await workbench.acceptFileDialog('Open Training Run', join(workbench.server.workspace, 'runs/hacked'), 'Open Training Run');
     frame = await panelFrame(workbench.page, /PROF training runs/, 60_000);
