@@ -89,6 +89,14 @@ describe('prof-lens health on generated runs', () => {
     expect(Math.abs(d.onset! - ONSET)).toBeLessThanOrEqual(1);
   });
 
+  it('finds groups losing their GRPO signal, grouped as the trainer groups them (the prompt with its gold)', async () => {
+    const report = await json(writeRun(tmp(), generatedRun({ inject: 'no-signal-groups', prompts: 4 })));
+    const d = byId(report, 'no-signal-groups');
+    expect(d.status).toBe('fired');
+    expect(Math.abs(d.onset! - ONSET)).toBeLessThanOrEqual(1);
+    expect(d.examples[0]!.note).toMatch(/all 8 rollouts (correct|incorrect)/);
+  });
+
   it('is quiet on a clean run', async () => {
     const { code, out } = await cli(['health', writeRun(tmp(), generatedRun({ prompts: 4 }))]);
     expect(code).toBe(0);

@@ -31,8 +31,9 @@ function tokens(rand: () => number, n: number, centre: number, spread: number): 
 
 /** One rollout's record at `step`: clean unless `failing` names the failure it shows. */
 function record(rand: () => number, at: { step: number; prompt: number; correct: boolean; failing: DetectorId | null; inject: DetectorId | null }): Json {
-  const a = 2 + Math.floor(rand() * 50);
-  const b = 2 + Math.floor(rand() * 50);
+  // One question per prompt and step, so its rollouts form one group (the group is the prompt with its gold).
+  const a = 2 + ((at.prompt * 17 + at.step * 5) % 50);
+  const b = 2 + ((at.prompt * 29 + at.step * 3) % 50);
   const answer = at.correct ? a + b : a + b + 1;
   const steps = [`We add ${a} and ${b}.`, `${SENTENCES[Math.floor(rand() * SENTENCES.length)]}: ${a} + ${b} = ${a + b}.`];
   for (let i = Math.floor(rand() * 3); i > 0; i--) steps.push(`${SENTENCES[Math.floor(rand() * SENTENCES.length)]}, and ${a} stays ${a}.`);
@@ -49,7 +50,7 @@ function record(rand: () => number, at: { step: number; prompt: number; correct:
   const generation = tokens(rand, n, -1, 0.1);
   const gap = f === 'mismatch' ? 0.3 : 0.01;
   return {
-    input: `Question ${at.prompt} of step ${at.step}: add the two numbers.`,
+    input: `Question ${at.prompt} of step ${at.step}: what is ${a} + ${b}?`,
     output,
     gts: String(a + b),
     score: at.correct ? 1 : 0,
