@@ -17,13 +17,18 @@ const VERDICT = /\b(?:(?:your|the) (?:answer|solution) is (?:correct|incorrect|w
 
 /** The spans of `text` a reply occupies: `<tool_response>` blocks, and non-assistant turns. */
 function replies(text: string, turns: readonly Turn[] | null): { start: number; end: number }[] {
-  const out = blocks(text, '<tool_response>', '</tool_response>');
-  for (const t of turns ?? []) {
+  const tagged = blocks(text, '<tool_response>', '</tool_response>');
+  const out = [...tagged];
+  // Turns in order, blocks in order: one sweep finds the turns that hold no tagged block.
+  let b = 0;
+  for (const t of [...(turns ?? [])].sort((x, y) => x.start - y.start)) {
     if (t.role === 'assistant' || t.role === 'tool-call') continue;
-    if (out.some((b) => b.start < t.end && t.start < b.end)) continue;
+    while (b < tagged.length && tagged[b]!.end <= t.start) b++;
+    const block = tagged[b];
+    if (block && block.start < t.end) continue;
     out.push({ start: t.start, end: Math.min(t.end, text.length) });
   }
-  return out.sort((a, b) => a.start - b.start);
+  return out.sort((x, y) => x.start - y.start);
 }
 
 /** The replies of `response` that show a reward before its final answer, or null; strength is how many. */
