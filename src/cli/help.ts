@@ -41,6 +41,13 @@ Usage:
       positives, step counts H, response length, AUROC. Summaries are cached per file,
       so a re-run reads only new or changed files; --jobs N: at most N worker threads
       (default one per core; fewer when little is left to summarise).
+  prof-lens health <run|file>... [--json]
+      Is the run being gamed? Each detector (length growth and length-limit hits, loops,
+      format gaming, the reward shown to the policy before it answers, process-score
+      inflation, groups with no GRPO signal, garbled text, entropy collapse, train/inference
+      mismatch) says fired, quiet or not available, with its onset step, its severity and the
+      rollouts that show it (file:line and the span). On one file only the detectors that
+      judge each rollout run; the output says which ones a run would add.
   prof-lens compare <a> <b> [--json] [options]
       Two dumps prompt by prompt: per prompt, the pass rate on each side and its change,
       the consistency of each side's best kept rollout, suspected false positives; largest

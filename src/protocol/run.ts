@@ -9,6 +9,7 @@ import type { ProfSettings } from '../core/profSettings';
 import type { StepSummary } from '../core/run/stepSummary';
 import { arrayOf, isArray, isCount, isRecord, isString, outline, type Guarded } from './guards';
 import { message, protocol, ready, savedState, type Sent } from './messages';
+import { exploreHealth, health } from './runHealth';
 
 /** One step as the charts draw it: the figures, never texts or paths. */
 export type RunStepPoint = Pick<
@@ -83,7 +84,7 @@ export const addRun = message('toHost', 'addRun', {});
 export const removeRun = message('toHost', 'removeRun', { runId: isString });
 
 /** The Run Dashboard's channel. */
-export const runProtocol = protocol(ready, openStep, exploreStep, addRun, removeRun, dashboard, run, removed);
+export const runProtocol = protocol(ready, openStep, exploreStep, exploreHealth, addRun, removeRun, dashboard, run, removed, health);
 export type HostToRunWebview = Sent<typeof runProtocol, 'fromHost'>;
 export type RunWebviewToHost = Sent<typeof runProtocol, 'toHost'>;
 /** Checks a message the webview receives. */

@@ -28,6 +28,9 @@ function show(message: HostToRunWebview): void {
     case 'removed':
       page.removeRun(message.runId);
       break;
+    case 'health':
+      page.showHealth(message.health);
+      break;
     default: {
       const unexpected: never = message;
       void unexpected;

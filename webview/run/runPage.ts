@@ -12,6 +12,8 @@ import { TrendChart, type ChartEvents } from './runChart';
 import { lineCharts, lineContent, share } from './runContents';
 import { decisionContent, reasonLegend, runReasons } from './decisionChart';
 import { unionSteps } from './runGeometry';
+import { renderHealth } from './healthSection';
+import type { RunHealthView } from '../../src/protocol/runHealth';
 
 export class RunPage {
   private data: RunDashboardData | null = null;
@@ -23,6 +25,8 @@ export class RunPage {
   private readonly reasons = h('div');
   private readonly details = h('section', { className: 'card step-details', attrs: { 'aria-label': 'Step details', 'aria-live': 'polite' } });
   private readonly problems = h('section', { className: 'card problems', attrs: { 'aria-label': 'Files with problems' } });
+  private readonly healthArea = h('section', { className: 'health', attrs: { 'aria-label': 'Health' } });
+  private readonly health = new Map<string, RunHealthView>();
   private readonly subtitle = h('span', { className: 'muted file' });
   private readonly events: ChartEvents;
 
@@ -50,7 +54,20 @@ export class RunPage {
     this.refresh();
   }
 
+  /** One run's health audit (under way, or done). */
+  showHealth(view: RunHealthView): void {
+    this.health.set(view.runId, view);
+    this.renderHealth();
+  }
+
+  private renderHealth(): void {
+    const runs = this.data?.runs ?? [];
+    const views = runs.flatMap((r) => this.health.get(r.id) ?? []);
+    renderHealth(this.healthArea, views, (id) => runs.find((r) => r.id === id)?.label ?? id, (runId, step, detector) => this.channel.post({ type: 'exploreHealth', runId, step, detector }));
+  }
+
   removeRun(id: string): void {
+    this.health.delete(id);
     if (!this.data) return;
     this.data.runs = this.data.runs.filter((r) => r.id !== id);
     this.refresh();
@@ -72,6 +89,7 @@ export class RunPage {
       h('h2', { text: 'Kept and dropped by reason' }),
       this.reasons,
       this.decisionArea,
+      this.healthArea,
       this.problems,
     ]);
   }
@@ -96,6 +114,7 @@ export class RunPage {
     for (const chart of this.charts.values()) chart.setCursor(this.cursor);
     this.renderDetails();
     this.renderProblems();
+    this.renderHealth();
   }
 
   private place(area: HTMLElement, key: string, content: Parameters<TrendChart['update']>[0]): void {

@@ -88,6 +88,18 @@ function maskOf<T>(members: readonly T[] | undefined, order: readonly T[]): numb
   return mask;
 }
 
+/** The listed rollouts as line → response indexes, or null when the filter lists none. */
+function listedPlaces(filter: ExplorerFilter): Map<number, Set<number>> | null {
+  if (!filter.rollouts) return null;
+  const byLine = new Map<number, Set<number>>();
+  for (const p of filter.rollouts.places) {
+    const set = byLine.get(p.line) ?? new Set<number>();
+    set.add(p.index);
+    byLine.set(p.line, set);
+  }
+  return byLine;
+}
+
 /**
  * The rows that pass every condition but the search, in file order. `isSearchHit`, when given,
  * is a further condition (the search's hits).
@@ -98,6 +110,7 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
   const group = filter.group === undefined ? -2 : table.groupNames.indexOf(filter.group);
   const ranges = (filter.ranges ?? []).map((r) => ({ value: numericColumnOf(table, r.column), min: r.min ?? -Infinity, max: r.max ?? Infinity }));
   const { kept, suspectedFalsePositive, penalised, unscored } = filter;
+  const listed = listedPlaces(filter);
   const out = new Int32Array(table.count);
   let n = 0;
   for (let row = 0; row < table.count; row++) {
@@ -109,6 +122,7 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
     if (penalised !== undefined && table.isPenalised(row) !== penalised) continue;
     if (unscored !== undefined && table.isUnscored(row) !== unscored) continue;
     if (group !== -2 && table.group[row] !== group) continue;
+    if (listed && !listed.get(table.line[row] as number)?.has(table.index[row] as number)) continue;
     let isInRange = true;
     for (const r of ranges) {
       const v = r.value(row);

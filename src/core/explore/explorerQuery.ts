@@ -49,7 +49,17 @@ export interface ExplorerFilter {
   group?: string;
   ranges?: ColumnRange[];
   search?: TextQuery;
+  /** These rollouts by place (a Run Dashboard health point names them), with what they show in words. */
+  rollouts?: RolloutList;
 }
+
+/** A list of rollouts named by place: at most `MAX_LISTED_ROLLOUTS`, sorted, without repeats. */
+export interface RolloutList {
+  label: string;
+  places: { line: number; index: number }[];
+}
+
+export const MAX_LISTED_ROLLOUTS = 1000;
 
 export interface ExplorerSort {
   column: ExplorerColumn;
@@ -171,7 +181,23 @@ export function parseExplorerQuery(value: unknown): ExplorerQuery {
   if (r) filter.ranges = r;
   const s = search(f['search']);
   if (s) filter.search = s;
+  const listed = rolloutList(f['rollouts']);
+  if (listed) filter.rollouts = listed;
   return { version: QUERY_VERSION, filter, sort: sortOf(value['sort']) };
+}
+
+function rolloutList(value: unknown): RolloutList | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value) || typeof value['label'] !== 'string' || !Array.isArray(value['places'])) throw new QueryError('rollouts needs a label and a list of places');
+  if (value['places'].length > MAX_LISTED_ROLLOUTS) throw new QueryError(`rollouts lists ${value['places'].length} places; at most ${MAX_LISTED_ROLLOUTS} are taken`);
+  const isPlaceNumber = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  const places = new Map<string, { line: number; index: number }>();
+  for (const p of value['places']) {
+    if (!isRecord(p) || !isPlaceNumber(p['line']) || !isPlaceNumber(p['index'])) throw new QueryError('a place is {line, index}, whole numbers');
+    places.set(`${p['line']}:${p['index']}`, { line: p['line'], index: p['index'] });
+  }
+  const sorted = [...places.values()].sort((a, b) => a.line - b.line || a.index - b.index);
+  return { label: value['label'].slice(0, 80), places: sorted };
 }
 
 function sortOf(value: unknown): ExplorerSort | null {

@@ -100,6 +100,7 @@ export function filterParts(query: ExplorerQuery): string[] {
   if (f.group !== undefined) parts.push(`group ${capText(f.group, 40)}`);
   for (const r of f.ranges ?? []) parts.push(rangeText(r));
   if (f.search) parts.push(searchText(f.search));
+  if (f.rollouts) parts.push(capText(f.rollouts.label, 80));
   return parts;
 }
 

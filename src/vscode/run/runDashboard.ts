@@ -17,13 +17,15 @@ import { chartQuery } from '../../core/explore/chartQueries';
 import { commandIds } from '../commandIds';
 import type { SidebarRun } from '../sidebar/sidebarModel';
 import { errorText } from '../../core/errorText';
+import { RunHealthAudit } from './runHealth';
+import type { HealthFileOptions } from '../../scoring/health/healthFile';
 
 /** The Run Dashboard panel. */
 export const RUN_DASHBOARD_PANEL: PanelDeclaration<RunWebviewToHost> = {
   viewType: 'profLens.runDashboard',
   title: 'PROF runs',
   script: ['dist', 'runWebview.js'],
-  styles: [PANEL_STYLES, ['media', 'run.css']],
+  styles: [PANEL_STYLES, ['media', 'run.css'], ['media', 'runHealth.css']],
   receives: isRunWebviewToHost,
 };
 
@@ -38,6 +40,8 @@ export interface RunDashboardDeps {
   pickRun: () => Promise<vscode.Uri | undefined>;
   /** Opens a file too large for the editor to share with extensions: read from disk, shown in the file dashboard. */
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
+  /** What the health audit grades and scores with. */
+  healthOptions: () => HealthFileOptions;
 }
 
 /** The editor does not hand files above this size to extensions (docs/platform-limits.md §Files over 50 MB). */
@@ -48,6 +52,7 @@ const SEND_INTERVAL_MS = 250;
 
 export class RunDashboard implements vscode.Disposable {
   private readonly sessions = new Map<string, RunSession>();
+  private readonly audits = new Map<string, RunHealthAudit>();
   private readonly view: WebviewPanelHost<HostToRunWebview, RunWebviewToHost>;
   private readonly dirty = new Set<string>();
   private sendTimer: ReturnType<typeof setTimeout> | undefined;
@@ -70,7 +75,13 @@ export class RunDashboard implements vscode.Disposable {
     if (this.sessions.has(id)) return;
     const session = new RunSession(uri, this.deps.trackerDeps());
     this.sessions.set(id, session);
-    session.tracker.onDidChange(() => this.changed(id));
+    const audit = new RunHealthAudit(id, session.tracker, { options: this.deps.healthOptions, send: (health) => this.view.isReady && this.post({ type: 'health', health }) });
+    this.audits.set(id, audit);
+    session.tracker.onDidChange(() => {
+      this.changed(id);
+      audit.changed();
+    });
+    audit.changed();
     this.updateTitle();
     session.start().catch((error: unknown) => {
       void showError(`PROF Lens: cannot open the training run ${uri.fsPath}: ${errorText(error)}`);
@@ -108,6 +119,8 @@ export class RunDashboard implements vscode.Disposable {
     clearTimeout(this.sendTimer);
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
+    for (const audit of this.audits.values()) audit.dispose();
+    this.audits.clear();
     this.runsChanged.fire();
     this.runsChanged.dispose();
     this.view.dispose();
@@ -121,6 +134,11 @@ export class RunDashboard implements vscode.Disposable {
       case 'exploreStep':
         this.exploreStep(message.runId, message.step, message.chart);
         break;
+      case 'exploreHealth': {
+        const target = this.audits.get(message.runId)?.explore(message.step, message.detector);
+        if (target) void vscode.commands.executeCommand(commandIds.openExplorer, target);
+        break;
+      }
       case 'addRun':
         void this.deps.pickRun().then((uri) => uri && this.add(uri));
         break;
@@ -137,6 +155,8 @@ export class RunDashboard implements vscode.Disposable {
     if (!session) return;
     session.dispose();
     this.sessions.delete(id);
+    this.audits.get(id)?.dispose();
+    this.audits.delete(id);
     this.updateTitle();
     this.post({ type: 'removed', runId: id });
     this.runsChanged.fire();
@@ -162,6 +182,7 @@ export class RunDashboard implements vscode.Disposable {
     const labels = this.labels();
     const runs = this.runIds.flatMap((id) => this.viewOf(id, labels.get(id)!) ?? []);
     this.post({ type: 'dashboard', data: { runs, ...this.deps.describe() } });
+    for (const audit of this.audits.values()) this.post({ type: 'health', health: audit.view });
   }
 
   private changed(id: string): void {

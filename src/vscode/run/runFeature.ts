@@ -25,6 +25,7 @@ import type { ScorerPlanner } from '../scoringSettings';
 import { runScoring, type RunScoring } from './runScoring';
 import { needsReanalysis, readSettings } from '../settings';
 import { RUN_DASHBOARD_PANEL, RunDashboard } from './runDashboard';
+import { healthScorer } from './runHealth';
 import { createPanel, restorePanels } from '../webviewPanel';
 
 export interface RunFeatureDeps {
@@ -130,6 +131,7 @@ class Runs implements vscode.Disposable, RunList {
       describe: () => this.describe(),
       pickRun: () => pickRun('Add Training Run'),
       openLargeFile: this.deps.openLargeFile,
+      healthOptions: () => ({ settings: readSettings().prof, scorer: healthScorer(runScoring(this.deps.planner()).choice) }),
     });
     this.dashboard = dashboard;
     dashboard.onDidChangeRuns(() => this.dashboard === dashboard && this.changes.fire());
