@@ -5,8 +5,8 @@
  */
 import type { Decision } from '../src/core/model';
 import type { FalsePositive } from '../src/core/groups';
-import { falsePositivesOf } from '../src/core/groups';
-import { decideGroup, type RankInput } from '../src/core/prof';
+import type { RankInput } from '../src/core/rules/profMath';
+import { decideList } from '../src/core/rules/decideList';
 import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rolloutFacts';
 import { resolveSettings } from '../src/core/profSettings';
 import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
@@ -64,8 +64,7 @@ function rankInput(row: GroupRow): RankInput {
 export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewRow[] {
   const settings = resolveSettings({ ...data.settings, ...(whatIf ?? {}) });
   const members = data.rows.map(rankInput);
-  const decisions = decideGroup(members, settings, data.group);
-  const falsePositives = falsePositivesOf(members, decisions, settings);
+  const { decisions, falsePositives } = decideList(members, settings, data.group);
   const rows = data.rows.map((row, i): ViewRow => {
     const decision = decisions[i] as Decision;
     const falsePositive = falsePositives[i] as FalsePositive;

@@ -6,7 +6,7 @@
 import { h } from './dom';
 import { fieldsOf, parseWhatIf, type WhatIfFields } from './whatIfForm';
 import type { WhatIfSettings } from '../src/protocol/panel';
-import { REFERENCE_MAX_STEPS } from '../src/core/prof';
+import { REFERENCE_MAX_STEPS } from '../src/core/rules/profMath';
 import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
 
 /** What the controls start from and report to. */

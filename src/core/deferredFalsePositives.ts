@@ -6,7 +6,7 @@ import type { RolloutTable } from './rolloutTable';
 import { REASONS } from './rolloutTable';
 import type { ProfSettings } from './profSettings';
 import type { ReasonCode } from './model';
-import { TIE_TOLERANCE } from './prof';
+import { TIE_TOLERANCE } from './rules/profMath';
 import { rankedFalsePositive, type FalsePositive } from './groups';
 import { Column } from './columns';
 import { RULE_BITS, SUSPECTED_BIT, type DeferredFalsePositives } from './falsePositiveMask';
