@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   trend: async () => (await import('./commands/trend')).trendCommand,
   compare: async () => (await import('./commands/compare')).compareCommand,
   audit: async () => (await import('./commands/audit')).auditCommand,
+  rules: async () => (await import('./commands/rules')).rulesCommand,
 };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
