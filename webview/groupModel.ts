@@ -41,14 +41,15 @@ export interface GroupCounts {
 
 /** The what-if settings that the analysed settings amount to (what "reset" returns to). */
 export function whatIfOf(settings: PanelSettings): WhatIfSettings {
-  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate } = settings;
-  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate };
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, curation } = settings;
+  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, ...(curation ? { curation } : {}) };
 }
 
 /** Whether two what-if settings are the same. */
 export function isSameWhatIf(a: WhatIfSettings, b: WhatIfSettings): boolean {
   return a.m === b.m && a.remove === b.remove && a.variant === b.variant && a.seed === b.seed
-    && a.penalty === b.penalty && a.lambda === b.lambda && a.maxSteps === b.maxSteps && a.aggregate === b.aggregate;
+    && a.penalty === b.penalty && a.lambda === b.lambda && a.maxSteps === b.maxSteps && a.aggregate === b.aggregate
+    && JSON.stringify(a.curation ?? null) === JSON.stringify(b.curation ?? null);
 }
 
 function rankInput(row: GroupRow): RankInput {
@@ -57,6 +58,7 @@ function rankInput(row: GroupRow): RankInput {
     correct: row.outcome === 'correct' ? true : row.outcome === 'incorrect' ? false : null,
     nonBinary: row.outcome === 'non-binary',
     scores: row.stepScores,
+    ...(row.signals ? { signals: row.signals } : {}),
   };
 }
 
