@@ -1,6 +1,6 @@
 /**
  * False-positive verdicts held as what their rules read, in columns, and made when first asked
- * for: `decideTable` records one for every ranked correct rollout some rule fired for.
+ * for: the decider (`rules/decide.ts`) records one for every ranked correct rollout some rule fired for.
  */
 import type { RolloutTable } from './rolloutTable';
 import { REASONS } from './rolloutTable';

@@ -2,6 +2,8 @@
 // worked out by hand on a small file.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { runCli } from '../../../src/cli/main';
 import { compareRules } from '../../../src/core/rules/compareRules';
 import type { GroupMember } from '../../../src/core/groups';
@@ -34,6 +36,16 @@ describe('--rule on report', () => {
     expect(await cli(['report', EXAMPLE, '--rule', 'nope'])).toMatchObject({ code: 2, err: expect.stringMatching(/--rule must be one of prof, grpo, prime, gfpo, fapo, roc/) });
     expect(await cli(['report', EXAMPLE, '--rule', 'gfpo', '--rule-param', 'k=3'])).toMatchObject({ code: 2, err: expect.stringMatching(/gfpo has no parameter "k"/) });
     expect(await cli(['report', EXAMPLE, '--rule', 'prime', '--rule-param', 'accuracy_lower_bound=2'])).toMatchObject({ code: 2, err: expect.stringMatching(/a number from 0 to 1/) });
+  });
+});
+
+describe('--rule fapo on a dump that carries the GenRM verdict', () => {
+  it('drops the correct answer the dump marks is_flawed_positive, and nothing else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prof-lens-fapo-'));
+    const line = (response: string, score: number, flawed: boolean) => JSON.stringify({ uid: 'a', prompt: 'What is 2+2?', response, score, is_flawed_positive: flawed });
+    writeFileSync(join(dir, 'd.jsonl'), [line('2+2=4.\n\nSo 4.', 1, false), line('2+2=5, minus 1 is 4.\n\nSo 4.', 1, true), line('2+2=5.\n\nSo 5.', 0, false)].join('\n') + '\n');
+    const { out } = await cli(['report', join(dir, 'd.jsonl'), '--rule', 'fapo', '--rule-param', 'genrm=dump', '--json']);
+    expect(JSON.parse(out)).toMatchObject({ kept: 2, byReason: { kept: 2, 'dropped-flawed-positive': 1 } });
   });
 });
 
