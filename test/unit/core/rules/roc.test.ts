@@ -54,7 +54,7 @@ describe('roc', () => {
   });
 
   it('raises a quota to its minimum: 1 zero-reward of 8 still keeps it, beside 3 positives', () => {
-    const d = decide(groupOf('cccccicc'), 'roc', { down_sample_to_n: 4 });
+    const d = decide(groupOf('ccccccic'), 'roc', { down_sample_to_n: 4 });
     expect(keptIds(d)).toEqual([0, 1, 2, 6]);
   });
 
