@@ -120,7 +120,7 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('picking a curation rule in the what-if re-decides the group by it: GRPO keeps the whole group', async () => {
-    await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
+    await workbench.openFile('rollouts.jsonl');
     await workbench.goToLine(13);
     await workbench.runCommand('PROF Lens: Show PROF Group');
     const frame = await panelFrame(workbench.page, /PROF group g2/);
