@@ -4,7 +4,7 @@
  */
 import type { CalibrationBin } from '../src/core/statistics';
 import type { WhatIfSettings } from '../src/protocol/panel';
-import { penaltyBounds } from '../src/core/prof';
+import { penaltyBounds } from '../src/core/rules/profMath';
 import { penaltyZoneLabels } from '../src/core/presentation/penaltyWords';
 
 /** The plotting area, in SVG units. */

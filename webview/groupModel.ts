@@ -5,8 +5,8 @@
  */
 import type { Decision } from '../src/core/model';
 import type { FalsePositive } from '../src/core/groups';
-import { falsePositivesOf } from '../src/core/groups';
-import { decideGroup, type RankInput } from '../src/core/prof';
+import type { RankInput } from '../src/core/rules/profMath';
+import { decideList } from '../src/core/rules/decideList';
 import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rolloutFacts';
 import { resolveSettings } from '../src/core/profSettings';
 import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
@@ -41,14 +41,15 @@ export interface GroupCounts {
 
 /** The what-if settings that the analysed settings amount to (what "reset" returns to). */
 export function whatIfOf(settings: PanelSettings): WhatIfSettings {
-  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate } = settings;
-  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate };
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, curation } = settings;
+  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, ...(curation ? { curation } : {}) };
 }
 
 /** Whether two what-if settings are the same. */
 export function isSameWhatIf(a: WhatIfSettings, b: WhatIfSettings): boolean {
   return a.m === b.m && a.remove === b.remove && a.variant === b.variant && a.seed === b.seed
-    && a.penalty === b.penalty && a.lambda === b.lambda && a.maxSteps === b.maxSteps && a.aggregate === b.aggregate;
+    && a.penalty === b.penalty && a.lambda === b.lambda && a.maxSteps === b.maxSteps && a.aggregate === b.aggregate
+    && JSON.stringify(a.curation ?? null) === JSON.stringify(b.curation ?? null);
 }
 
 function rankInput(row: GroupRow): RankInput {
@@ -57,6 +58,7 @@ function rankInput(row: GroupRow): RankInput {
     correct: row.outcome === 'correct' ? true : row.outcome === 'incorrect' ? false : null,
     nonBinary: row.outcome === 'non-binary',
     scores: row.stepScores,
+    ...(row.signals ? { signals: row.signals } : {}),
   };
 }
 
@@ -64,8 +66,7 @@ function rankInput(row: GroupRow): RankInput {
 export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewRow[] {
   const settings = resolveSettings({ ...data.settings, ...(whatIf ?? {}) });
   const members = data.rows.map(rankInput);
-  const decisions = decideGroup(members, settings, data.group);
-  const falsePositives = falsePositivesOf(members, decisions, settings);
+  const { decisions, falsePositives } = decideList(members, settings, data.group);
   const rows = data.rows.map((row, i): ViewRow => {
     const decision = decisions[i] as Decision;
     const falsePositive = falsePositives[i] as FalsePositive;

@@ -6,8 +6,9 @@
 import { h } from './dom';
 import { fieldsOf, parseWhatIf, type WhatIfFields } from './whatIfForm';
 import type { WhatIfSettings } from '../src/protocol/panel';
-import { REFERENCE_MAX_STEPS } from '../src/core/prof';
+import { REFERENCE_MAX_STEPS } from '../src/core/rules/profMath';
 import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
+import { RULES } from '../src/core/rules/registry';
 
 /** What the controls start from and report to. */
 export interface WhatIfOptions {
@@ -23,6 +24,7 @@ const CHOICES: Partial<Record<keyof WhatIfFields, [string, string][]>> = {
   penalty: [['card', 'card: H ≤ 1 or H ≥ Hλ'], ['reference', `reference: ${penaltyZonesText({ penalty: 'reference', maxSteps: REFERENCE_MAX_STEPS })}`]],
   variant: [['both', 'BOTH (rank incorrect too)'], ['pos', 'POS (incorrect at random)']],
   aggregate: [['mean', 'mean'], ['min', 'min'], ['sum', 'sum']],
+  rule: RULES.map((r): [string, string] => [r.name, r.title]),
 };
 
 const LABELS: Record<keyof WhatIfFields, string> = {
@@ -34,6 +36,7 @@ const LABELS: Record<keyof WhatIfFields, string> = {
   variant: 'Variant',
   seed: 'Seed',
   aggregate: 'Aggregation',
+  rule: 'Curation rule',
 };
 
 const HINTS: Partial<Record<keyof WhatIfFields, string>> = {

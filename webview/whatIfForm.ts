@@ -3,6 +3,8 @@
  * Pure, so the rules are tested without a browser.
  */
 import type { WhatIfSettings } from '../src/protocol/panel';
+import { VARIANTS } from '../src/core/profSettings';
+import { RULE_NAMES } from '../src/core/rules/registry';
 
 /** The controls' raw values, by name. */
 export interface WhatIfFields {
@@ -15,6 +17,8 @@ export interface WhatIfFields {
   variant: string;
   seed: string;
   aggregate: string;
+  /** The curation rule (`prof`, `grpo` …). */
+  rule: string;
 }
 
 /** Settings when every field is valid, else the names of the invalid fields. */
@@ -48,12 +52,13 @@ export function parseWhatIf(fields: WhatIfFields, previous: WhatIfSettings): Wha
   const lambda = nonNegative(fields.lambda);
   const maxSteps = integer(fields.maxSteps, 1);
   const penalty = oneOf(fields.penalty, ['card', 'reference'] as const);
-  const variant = oneOf(fields.variant, ['both', 'pos'] as const);
+  const variant = oneOf(fields.variant, VARIANTS);
+  const rule = oneOf(fields.rule, RULE_NAMES);
   const seed = integer(fields.seed, 0);
   const aggregate = oneOf(fields.aggregate, ['mean', 'min', 'sum'] as const);
   const checks: [keyof WhatIfFields, unknown][] = [
     ['mode', mode], ['count', count], ['lambda', lambda], ['maxSteps', maxSteps],
-    ['penalty', penalty], ['variant', variant], ['seed', seed], ['aggregate', aggregate],
+    ['penalty', penalty], ['variant', variant], ['seed', seed], ['aggregate', aggregate], ['rule', rule],
   ];
   const invalid = checks.filter(([, value]) => value === null).map(([name]) => name);
   if (invalid.length > 0) return { ok: false, invalid };
@@ -68,6 +73,8 @@ export function parseWhatIf(fields: WhatIfFields, previous: WhatIfSettings): Wha
       lambda: lambda as number,
       maxSteps: maxSteps as number,
       aggregate: aggregate as WhatIfSettings['aggregate'],
+      // A rule keeps the parameters it was given while it stays chosen; another starts from its defaults.
+      ...(rule === 'prof' ? {} : { curation: { rule: rule as string, params: previous.curation?.rule === rule ? previous.curation.params : {} } }),
     },
   };
 }
@@ -83,5 +90,6 @@ export function fieldsOf(settings: WhatIfSettings): WhatIfFields {
     variant: settings.variant,
     seed: String(settings.seed),
     aggregate: settings.aggregate,
+    rule: settings.curation?.rule ?? 'prof',
   };
 }

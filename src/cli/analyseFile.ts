@@ -3,6 +3,7 @@
  * document is read whole; parquet rows are read from the whole file), with a progress meter on
  * stderr when it is a terminal.
  */
+import { chosenRule } from '../core/rules/registry';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -37,7 +38,9 @@ export async function analyseFile(path: string, options: PathAnalyseOptions & Th
     const progress = progressLine(io, input.size);
     const tokenizerDir = options.settings?.tokenizerDir;
     const settings = tokenizerDir ? { ...options.settings, tokenizerDir: resolve(io.cwd, tokenizerDir) } : options.settings;
-    const { analysis } = await analysePath(path, { keepText: false, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
+    // A rule that reads the response text (Resample-on-Correct's penalties) needs the texts kept.
+    const keepText = chosenRule(options.settings ?? {}).rule.reads.includes('response-text');
+    const { analysis } = await analysePath(path, { keepText, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();

@@ -4,6 +4,7 @@
  */
 import { FIELD_ROLES, resolveSettings, validateSettings, type FieldRole, type ProfSettings } from '../core/profSettings';
 import { isScorerChoice, SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
+import { parseRuleParam, RULE_NAMES, ruleNamed } from '../core/rules/registry';
 
 export class UsageError extends Error {}
 
@@ -27,9 +28,9 @@ const NUMBER_OPTIONS: Record<string, keyof ProfSettings> = {
   '--threshold': 'threshold',
 };
 const CHOICE_OPTIONS: Record<string, keyof ProfSettings> = { '--variant': 'variant', '--penalty': 'penalty', '--aggregate': 'aggregate', '--split': 'split' };
-const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--labels', '--critic', '--sample', '--timeout', '--tokenizer']);
+const VALUE_OPTIONS = new Set(['-o', '--output', '--decisions', '--model', '--url', '--model-name', '--cache-dir', '--threads', '--providers', '--scorer', '--false-positive-rules', '--concurrency', '--max-tokens', '--jobs', '--labels', '--critic', '--sample', '--timeout', '--tokenizer', '--rule', '--rule-param']);
 /** Options that may be repeated, each value kept. */
-const LIST_OPTIONS = new Set(['--url', '--critic']);
+const LIST_OPTIONS = new Set(['--url', '--critic', '--rule-param']);
 const FLAG_OPTIONS = new Set(['--json', '--csv', '--help', '-h', '--no-cache', '--quiet', '--sweep', '--calibrate', '--yes', '--validation']);
 
 /** Parse argv (after the command name). */
@@ -62,11 +63,29 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (rules) partial.falsePositiveRules = rules.split(',').map((r) => r.trim());
   const tokenizer = out.values.get('--tokenizer');
   if (tokenizer) partial.tokenizerDir = tokenizer;
+  const curation = ruleChoice(out);
+  if (curation) partial.curation = curation;
   out.settings = resolveSettings({ ...(partial as Partial<ProfSettings>), fields });
   const problems = validateSettings(out.settings);
   if (problems.length) throw new UsageError(problems.join('\n'));
   out.scorer = parseScorer(out.values.get('--scorer'));
   return out;
+}
+
+/** `--rule NAME` and its `--rule-param k=v` (docs/curation-rules.md); none given: PROF, the settings unchanged. */
+function ruleChoice(out: ParsedArgs): ProfSettings['curation'] | undefined {
+  const name = out.values.get('--rule');
+  const given = out.lists.get('--rule-param') ?? [];
+  if (name === undefined && given.length === 0) return undefined;
+  const rule = ruleNamed(name ?? 'prof');
+  if (!rule) throw new UsageError(`--rule must be one of ${RULE_NAMES.join(', ')}, got "${name}"`);
+  const params: Record<string, number | boolean | string | null> = {};
+  for (const text of given) {
+    const parsed = parseRuleParam(rule, text);
+    if (typeof parsed === 'string') throw new UsageError(rule.name === 'prof' ? `${parsed}; PROF is set with --m, --remove, --variant, --seed, --penalty, --lambda, --max-steps and --aggregate` : parsed);
+    params[parsed.name] = parsed.value;
+  }
+  return { rule: rule.name, params };
 }
 
 function addValue(out: ParsedArgs, name: string, value: string): void {

@@ -56,6 +56,10 @@ Usage:
       with one (all.jsonl@40: records whose step/global_step is 40). Prompts align by their
       question with whitespace normalised; a question asked with several golds is told
       apart by its gold.
+  prof-lens rules <file> [--json] [--rule-param RULE.name=value]... [options]
+      Every curation rule on the file side by side (PROF, GRPO, PRIME's accuracy band, GFPO,
+      FAPO, Resample-on-Correct): kept and dropped, correct/incorrect kept, suspected false
+      positives let through, groups dropped whole, and every two rules' kept overlap.
   prof-lens doctor [--model <dir>] [--url <endpoint>]... [--scorer critic] [--providers LIST] [--json]
       Check the set-up: versions, execution providers, a model folder (files, manifest,
       tokenizer, inputs/outputs, a timed one-rollout smoke score), each endpoint (GET
@@ -79,6 +83,8 @@ Options:
   --lambda X          penalty weight λ (default 10)
   --max-steps N       Hλ (default 30)
   --aggregate mean|min|sum   how step scores make one score (default mean)
+  --rule NAME         curation rule: prof (default), grpo, prime, gfpo, fapo, roc (report, filter,
+                      trend, compare; docs/curation-rules.md) · --rule-param name=value  one of its parameters
   --threshold X       a step below this is a low step (default: the calibrated one for the
                       scorer, else 0.5)
   --scorer auto|file|checker|onnx|http|critic

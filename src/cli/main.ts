@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   compare: async () => (await import('./commands/compare')).compareCommand,
   audit: async () => (await import('./commands/audit')).auditCommand,
   health: async () => (await import('./commands/health')).healthCommand,
+  rules: async () => (await import('./commands/rules')).rulesCommand,
 };
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */

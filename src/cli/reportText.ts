@@ -12,6 +12,7 @@ import { recordLocation } from '../core/presentation/locationWords';
 import { thresholdText } from '../core/presentation/thresholdWords';
 import { gradingAgreementText } from '../core/presentation/outcomeWords';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
+import { ruleLine } from '../core/rules/ruleWords';
 
 /** Render the whole report; `threshold` says where the threshold came from (calibrated, given …). */
 export function renderReport(a: FileAnalysis, width = 100, threshold?: ThresholdSource): string {
@@ -21,6 +22,7 @@ export function renderReport(a: FileAnalysis, width = 100, threshold?: Threshold
   const lines = [
     `PROF report: ${a.fileName}`,
     `scorer: ${a.scorer.label}   ${filter} variant=${s.variant} penalty=${s.penalty} λ=${s.lambda} Hλ=${s.maxSteps} aggregate=${s.aggregate}`,
+    ...(ruleLine(s) === null ? [] : [ruleLine(s) as string]),
     threshold ? thresholdText(threshold) : `threshold ${s.threshold}`,
     ...Object.entries(r.readAs ?? {}).map(([how, n]) => `${how}${Object.keys(r.readAs).length > 1 ? ` (${n} rollouts)` : ''}`),
     '',

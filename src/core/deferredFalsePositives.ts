@@ -1,12 +1,12 @@
 /**
  * False-positive verdicts held as what their rules read, in columns, and made when first asked
- * for: `decideTable` records one for every ranked correct rollout some rule fired for.
+ * for: the decider (`rules/decide.ts`) records one for every ranked correct rollout some rule fired for.
  */
 import type { RolloutTable } from './rolloutTable';
 import { REASONS } from './rolloutTable';
 import type { ProfSettings } from './profSettings';
 import type { ReasonCode } from './model';
-import { TIE_TOLERANCE } from './prof';
+import { TIE_TOLERANCE } from './rules/profMath';
 import { rankedFalsePositive, type FalsePositive } from './groups';
 import { Column } from './columns';
 import { RULE_BITS, SUSPECTED_BIT, type DeferredFalsePositives } from './falsePositiveMask';

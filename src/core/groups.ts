@@ -4,7 +4,7 @@
  */
 import type { Decision } from './model';
 import type { FalsePositiveRule, ProfSettings } from './profSettings';
-import { decideGroup, stableSort, TIE_TOLERANCE, type RankInput } from './prof';
+import { stableSort, TIE_TOLERANCE, type RankInput } from './rules/profMath';
 import { isLowScore, weakestStepOf } from './presentation/stepFacts';
 import { flagStrength, type FlagStrength } from './flagStrength';
 
@@ -43,33 +43,6 @@ export const NOT_SUSPECTED: FalsePositive = Object.freeze({ suspected: false, ru
 export interface GroupOutcome {
   decisions: Decision[];
   falsePositives: FalsePositive[];
-}
-
-/**
- * Decide every group. Inputs may come in any order; outputs are aligned with the inputs.
- * Group order of first appearance is kept so reports list groups as the file does.
- */
-export function decideAll(members: readonly GroupMember[], settings: ProfSettings): GroupOutcome {
-  const byGroup = new Map<string, number[]>();
-  members.forEach((m, i) => {
-    const list = byGroup.get(m.group);
-    if (list) list.push(i);
-    else byGroup.set(m.group, [i]);
-  });
-  const decisions = new Array<Decision>(members.length);
-  const falsePositives = new Array<FalsePositive>(members.length);
-  for (const [key, indices] of byGroup) {
-    const groupMembers = new Array<GroupMember>(indices.length);
-    for (let k = 0; k < indices.length; k++) groupMembers[k] = members[indices[k] as number] as GroupMember;
-    const groupDecisions = decideGroup(groupMembers, settings, key);
-    const fps = falsePositivesOf(groupMembers, groupDecisions, settings);
-    for (let k = 0; k < indices.length; k++) {
-      const i = indices[k] as number;
-      decisions[i] = groupDecisions[k] as Decision;
-      falsePositives[i] = fps[k] as FalsePositive;
-    }
-  }
-  return { decisions, falsePositives };
 }
 
 /** 0-based index of the first step scoring below the threshold, or null. */
@@ -124,7 +97,7 @@ export interface RankedCorrect {
 
 /**
  * The rules of `falsePositivesOf` for one ranked correct rollout of a group whose upper half's floor
- * and weakest kept consistency are known (`decideTable` asks it only where a rule may fire).
+ * and weakest kept consistency are known (the decider asks it only where a rule may fire).
  */
 export function rankedFalsePositive(r: RankedCorrect, upperFloor: number | null, keptFloor: number | null, settings: ProfSettings): FalsePositive {
   const rules: FalsePositiveRule[] = [];

@@ -192,7 +192,14 @@ export type ReasonCode =
   | 'dropped-group-too-small'
   | 'not-ranked-no-outcome'
   | 'not-ranked-non-binary'
-  | 'not-ranked-no-scores';
+  | 'not-ranked-no-scores'
+  // Curation rules other than PROF (docs/curation-rules.md).
+  | 'kept-zero-advantage'
+  | 'kept-no-signal'
+  | 'dropped-equal-rewards'
+  | 'dropped-outside-band'
+  | 'dropped-ranked-out'
+  | 'dropped-flawed-positive';
 
 /** PROF's decision about one rollout. */
 export interface Decision {

@@ -7,7 +7,9 @@ import { previewJson } from './presentation/capText';
 
 export type { SplitRule };
 
-export type Variant = 'both' | 'pos';
+/** PROF's variants: BOTH ranks incorrect rollouts too, POS removes them at random (the one list of them). */
+export const VARIANTS = ['both', 'pos'] as const;
+export type Variant = (typeof VARIANTS)[number];
 export type PenaltyRule = 'card' | 'reference';
 export type Aggregate = 'mean' | 'min' | 'sum';
 export type FalsePositiveRule = 'prof-dropped' | 'weak-step' | 'bottom-half';
@@ -16,6 +18,12 @@ export const FALSE_POSITIVE_RULES: readonly FalsePositiveRule[] = ['prof-dropped
 /** Field roles a user can map to a JSON path with `--field role=path`. */
 export const FIELD_ROLES = ['prompt', 'response', 'responses', 'gold', 'outcome', 'outcomes', 'group', 'stepScores', 'steps'] as const;
 export type FieldRole = (typeof FIELD_ROLES)[number];
+
+/** A curation rule by name, with the parameters given to it (by their reference names; the rest take their defaults). */
+export interface RuleChoice {
+  rule: string;
+  params: Readonly<Record<string, number | boolean | string | null>>;
+}
 
 export interface ProfSettings {
   /** Rollouts kept per group; ignored when `remove` is set. */
@@ -36,6 +44,8 @@ export interface ProfSettings {
   falsePositiveRules: FalsePositiveRule[];
   /** Field mapping: role → dotted JSON path, e.g. `response` → `extra.completion`. */
   fields: Partial<Record<FieldRole, string>>;
+  /** The curation rule and its parameters (docs/curation-rules.md); absent: PROF. */
+  curation?: RuleChoice;
   /** A folder holding the `tokenizer.json` that decodes token-id traces (open-instruct); absent: looked for. */
   tokenizerDir?: string;
 }
@@ -88,7 +98,7 @@ export function validateSettings(s: ProfSettings): string[] {
   int('max-steps', s.maxSteps, 1);
   if (!Number.isFinite(s.lambda) || s.lambda < 0) problems.push(`lambda must be a number ≥ 0, got ${got(s.lambda)}`);
   if (!Number.isFinite(s.threshold)) problems.push(`threshold must be a number, got ${got(s.threshold)}`);
-  if (!['both', 'pos'].includes(s.variant)) problems.push(`variant must be both or pos, got ${got(s.variant)}`);
+  if (!(VARIANTS as readonly string[]).includes(s.variant)) problems.push(`variant must be ${VARIANTS.join(' or ')}, got ${got(s.variant)}`);
   if (!['card', 'reference'].includes(s.penalty)) problems.push(`penalty must be card or reference, got ${got(s.penalty)}`);
   if (!['mean', 'min', 'sum'].includes(s.aggregate)) problems.push(`aggregate must be mean, min or sum, got ${got(s.aggregate)}`);
   const splitProblem = checkSplitRule(s.split);

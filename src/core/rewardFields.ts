@@ -6,8 +6,8 @@
  */
 import type { RewardField } from './model';
 
-/** Names that say a number is a reward, a score or a verdict. */
-const REWARD_NAME = /reward|score|acc|correct|advantage|pass|penalty|verif|format/i;
+/** Names that say a number is a reward, a score or a verdict (a flawed-positive verdict or a first wrong step: FAPO reads them). */
+const REWARD_NAME = /reward|score|acc|correct|advantage|pass|penalty|verif|format|flawed|first_error|error_location/i;
 
 /** Numbers in a record that are positions, counts or ids, not rewards. */
 const NOT_REWARDS = new Set(['step', 'global_step', 'idx', 'index', 'sample_idx', 'prompt_idx', 'id', 'line', 'num_turns', '__num_turns__', 'response_length', 'prompt_length', 'input_lengths', 'group_index']);

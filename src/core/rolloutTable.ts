@@ -29,6 +29,8 @@ export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format
 export const REASONS: readonly ReasonCode[] = [
   'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
   'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
+  // Appended, so that PROF's numbers stay as they were.
+  'kept-zero-advantage', 'kept-no-signal', 'dropped-equal-rewards', 'dropped-outside-band', 'dropped-ranked-out', 'dropped-flawed-positive',
 ];
 const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
 
@@ -217,6 +219,11 @@ export class RolloutTable {
 
   responseChars(row: number): number {
     return this.chars.get(row);
+  }
+
+  /** The response text, or null when the table does not keep texts. */
+  responseText(row: number): string | null {
+    return this.texts[row]?.response ?? null;
   }
 
   unscoredReason(row: number): string | null {

@@ -8,15 +8,16 @@
 import type { Decision, OutcomeKind } from '../core/model';
 import type { FalsePositive } from '../core/groups';
 import type { FileReport } from '../core/fileReport';
-import type { ProfSettings } from '../core/profSettings';
+import { VARIANTS, type ProfSettings } from '../core/profSettings';
+import type { RowSignals } from '../core/rules/profMath';
 import type { RolloutFacts } from '../core/presentation/rolloutFacts';
 import type { AuditResult } from '../core/flawAudit';
 import type { FlagAgreement } from '../core/evaluation/flagAgreement';
-import { either, isArray, isCount, isInteger, isNonNegative, isRecord, isString, literal, nullable, outline, shape, where, type Guard, type Guarded } from './guards';
+import { optional, either, isArray, isCount, isInteger, isNonNegative, isRecord, isString, literal, nullable, outline, shape, where, type Guard, type Guarded } from './guards';
 import { message, protocol, ready, savedState, viewRequest, type MessageOf, type Sent } from './messages';
 
 /** The settings the what-if controls change; the rest of ProfSettings stays as analysed. */
-export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate'>;
+export type WhatIfSettings = Pick<ProfSettings, 'm' | 'remove' | 'variant' | 'seed' | 'penalty' | 'lambda' | 'maxSteps' | 'aggregate' | 'curation'>;
 
 /** The settings a panel needs: the what-if ones plus those the false-positive rules read. */
 export type PanelSettings = WhatIfSettings & Pick<ProfSettings, 'threshold' | 'falsePositiveRules'>;
@@ -36,6 +37,8 @@ export interface GroupRow extends Pick<RolloutFacts, 'lowSteps' | 'evidence'> {
    * expanded row shows it and a what-if can name its evidence as the analysis did.
    */
   stepNotes: (string | null)[];
+  /** What curation rules other than PROF read (reward, length, the dump's flawed-positive verdict). */
+  signals?: RowSignals;
   decision: Decision;
   falsePositive: FalsePositive;
   scorer: string;
@@ -174,12 +177,13 @@ export type LabelAction = 'firstWrongStep' | 'sound' | 'clear';
 export const isWhatIfSettings: Guard<WhatIfSettings> = shape({
   m: isCount,
   remove: nullable(isCount),
-  variant: literal('both', 'pos'),
+  variant: literal(...VARIANTS),
   seed: isCount,
   penalty: literal('card', 'reference'),
   lambda: isNonNegative,
   maxSteps: where(isCount, (n) => n >= 1),
   aggregate: literal('mean', 'min', 'sum'),
+  curation: optional(shape({ rule: isString, params: isRecord as Guard<Record<string, number | boolean | string | null>> })),
 });
 
 export const isExportResult: Guard<ExportResult> = either(

@@ -29,6 +29,8 @@ export const settingIds = {
   maxProblems: 'profLens.display.maxProblems',
   fields: 'profLens.fields.mapping',
   tokenizerFolder: 'profLens.inputs.tokenizerFolder',
+  curationRule: 'profLens.curation.rule',
+  curationParams: 'profLens.curation.params',
 } as const;
 
 /**
@@ -40,7 +42,7 @@ export const reanalysisSettingIds: readonly string[] = [
   settingIds.scorer, settingIds.threshold, settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl,
   settingIds.criticModel, settingIds.criticMaxTokens, settingIds.split, settingIds.m, settingIds.remove, settingIds.variant,
   settingIds.seed, settingIds.penalty, settingIds.lambda, settingIds.maxSteps, settingIds.aggregate, settingIds.falsePositiveRules,
-  settingIds.summaryTemplate, settingIds.maxProblems, settingIds.fields, settingIds.tokenizerFolder,
+  settingIds.summaryTemplate, settingIds.maxProblems, settingIds.fields, settingIds.tokenizerFolder, settingIds.curationRule, settingIds.curationParams,
 ];
 
 /** Settings read each time they are used, so a change applies with no re-analysis. */

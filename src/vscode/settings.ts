@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { FALSE_POSITIVE_RULES, FIELD_ROLES, validateSettings, resolveSettings } from '../core/profSettings';
 import type { FalsePositiveRule, FieldRole, ProfSettings } from '../core/profSettings';
 import { SCORER_CHOICES, type ScorerChoice } from '../core/scorerChoice';
+import { ruleProblems } from '../core/rules/registry';
 import { trustedValue, type SettingLevels } from './scorerFromSettings';
 import { DEFAULT_SUMMARY_TEMPLATE, reanalysisSettingIds, settingIds } from './settingIds';
 import { showWarning } from './notify';
@@ -73,12 +74,27 @@ function readProf(config: vscode.WorkspaceConfiguration, problems: string[]): Pa
     threshold: get<number>(settingIds.threshold),
     split: readSplit(config, problems),
     tokenizerDir: readTokenizerFolder(config, problems),
+    curation: readCuration(get<string>(settingIds.curationRule), get<Record<string, unknown>>(settingIds.curationParams), problems),
     falsePositiveRules: rules?.filter((r): r is FalsePositiveRule => FALSE_POSITIVE_RULES.includes(r as FalsePositiveRule)),
     fields: Object.fromEntries(
       Object.entries(fields).filter(([role, path]) => (FIELD_ROLES as readonly string[]).includes(role) && typeof path === 'string'),
     ) as Partial<Record<FieldRole, string>>,
   };
   return prof;
+}
+
+/** The curation rule and its parameters; PROF (undefined) when unset or not valid, which is reported. */
+function readCuration(rule: string | undefined, given: Record<string, unknown> | undefined, problems: string[]): ProfSettings['curation'] {
+  if (!rule || rule === 'prof') return undefined;
+  const params: Record<string, number | boolean | string | null> = {};
+  for (const [name, value] of Object.entries(given ?? {})) {
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string' || value === null) params[name] = value;
+  }
+  const choice = { rule, params };
+  const issues = ruleProblems(choice);
+  if (issues.length === 0) return choice;
+  problems.push(...issues.map((issue) => `${issue} (using PROF)`));
+  return undefined;
 }
 
 /** Keeps only the PROF settings that validate; each rejected one is reported. */

@@ -6,7 +6,8 @@
  * costs about what the untied one does (the sort dominates both). The group view's what-if runs
  * the same filter in the webview, measured here through its own `recompute`.
  */
-import { decideAll, type GroupMember } from '../../src/core/groups';
+import type { GroupMember } from '../../src/core/groups';
+import { decideAll } from '../../src/core/rules/decideList';
 import { resolveSettings } from '../../src/core/profSettings';
 import { recompute } from '../../webview/groupModel';
 import type { GroupData, GroupRow } from '../../src/protocol/panel';

@@ -119,6 +119,22 @@ describe('the PROF group panel and dashboard', () => {
     await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(0);
   });
 
+  test('picking a curation rule in the what-if re-decides the group by it: GRPO keeps the whole group', async () => {
+    await workbench.openFile('rollouts.jsonl');
+    await workbench.goToLine(13);
+    await workbench.runCommand('PROF Lens: Show PROF Group');
+    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
+    await frame.locator('#whatif-rule').click();
+    await frame.locator('#whatif-rule vscode-option', { hasText: 'GRPO (keep all)' }).click();
+    await expect.poll(() => frame.locator('tr.rollout.changed').count(), { timeout: 10_000 }).toBe(2);
+    expect(await frame.locator('tr.rollout.changed .badge.changed').allInnerTexts()).toEqual(['now kept', 'now kept']);
+    await workbench.screenshot('panel-03b-what-if-rule');
+    await frame.locator('#whatif-reset').click();
+    await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(0);
+    expect(await frame.locator('#whatif-rule').evaluate((e) => (e as HTMLElement & { value: string }).value)).toBe('prof');
+  });
+
   test('the what-if survives the panel being hidden and shown again (the webview is rebuilt)', async () => {
     let frame = await panelFrame(workbench.page, /PROF group g2/);
     await frame.locator('#whatif-count input').fill('5');

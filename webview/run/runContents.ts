@@ -6,7 +6,7 @@
 import { svg } from '../dom';
 import { formatPercent } from '../../src/core/presentation/numbers';
 import { penaltyZoneLabels } from '../../src/core/presentation/penaltyWords';
-import { penaltyBounds } from '../../src/core/prof';
+import { penaltyBounds } from '../../src/core/rules/profMath';
 import type { RunSettings, RunStepPoint, RunView } from '../../src/protocol/run';
 import { linePath, linearScale, niceMax, type Scale } from './runGeometry';
 import { PLOT, stepPoint, valueAxis, type ChartContent } from './runChart';

@@ -52,6 +52,12 @@ const REASON_SHORT: Readonly<Record<ReasonCode, string>> = {
   'not-ranked-no-outcome': 'unranked, no outcome',
   'not-ranked-non-binary': 'unranked, not binary',
   'not-ranked-no-scores': 'unranked, no scores',
+  'kept-zero-advantage': 'kept, zero advantage',
+  'kept-no-signal': 'kept, no signal',
+  'dropped-equal-rewards': 'dropped, equal rewards',
+  'dropped-outside-band': 'dropped, outside band',
+  'dropped-ranked-out': 'dropped, ranked out',
+  'dropped-flawed-positive': 'dropped, flawed positive',
 };
 
 export function reasonShort(reason: ReasonCode): string {

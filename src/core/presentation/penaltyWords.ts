@@ -4,7 +4,7 @@
  */
 import type { Decision } from '../model';
 import type { ProfSettings } from '../profSettings';
-import { penaltyBounds } from '../prof';
+import { penaltyBounds } from '../rules/profMath';
 
 /** What the penalty words depend on. */
 export type PenaltySettings = Pick<ProfSettings, 'lambda' | 'maxSteps' | 'penalty'>;

@@ -17,6 +17,13 @@ export const REASON_LABELS: Readonly<Record<ReasonCode, string>> = {
   'not-ranked-no-outcome': 'not ranked: outcome unknown',
   'not-ranked-non-binary': 'not ranked: reward not binary',
   'not-ranked-no-scores': 'not ranked: no step scores',
+  // Curation rules other than PROF (docs/curation-rules.md).
+  'kept-zero-advantage': 'kept: all rewards of its group equal (zero advantage, no gradient)',
+  'kept-no-signal': 'kept: the rule\'s signal is missing for it',
+  'dropped-equal-rewards': 'dropped: all rewards of its group equal',
+  'dropped-outside-band': 'dropped: group accuracy outside the band',
+  'dropped-ranked-out': 'dropped: not among those the rule keeps by its order',
+  'dropped-flawed-positive': 'dropped: correct, but a wrong step was found (reward 1 → 0)',
 };
 
 /** A reason code in words; an unknown code is shown as it is. */

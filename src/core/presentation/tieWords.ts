@@ -4,7 +4,7 @@
  * file where most ranked rollouts sit in such ties is one the scorer cannot rank.
  */
 import type { AnalysedRollout } from '../fileAnalysis';
-import { TIE_TOLERANCE } from '../prof';
+import { TIE_TOLERANCE } from '../rules/profMath';
 
 /** What tie words read from a rollout. */
 export type TieSource = Pick<AnalysedRollout, 'id' | 'outcome' | 'decision'>;

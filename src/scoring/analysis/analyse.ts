@@ -10,7 +10,7 @@ import { eachRollout, type AnalysedRollout, type AnalysedRows, type FileAnalysis
 import { resolveSettings, validateSettings, type ProfSettings } from '../../core/profSettings';
 import { prepareRecordInto, type PrepareOptions, type PreparedRollout } from '../../core/prepareRollout';
 import { RolloutTable } from '../../core/rolloutTable';
-import { decideTable } from '../../core/decideTable';
+import { decideTable } from '../../core/rules/decide';
 import { writeRolloutFacts } from '../../core/presentation/rolloutFacts';
 import { reportOfTable } from '../../core/tableReport';
 import { readText } from '../../core/reader';

@@ -3,7 +3,8 @@
  * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
  * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
  */
-import { decideAll, NOT_SUSPECTED } from '../../core/groups';
+import { NOT_SUSPECTED } from '../../core/groups';
+import { decideAll } from '../../core/rules/decideList';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { csvCell } from '../../core/presentation/csvCell';
 import { decisionLine, groupIds } from '../../core/decisionLines';

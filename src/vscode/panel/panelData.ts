@@ -2,6 +2,8 @@
  * What the panels are sent, built from the host's rollout summaries, the texts fetched from the
  * analysis worker and the file's report. Pure (no `vscode` import), so it is unit-tested directly.
  */
+import { flawedOf } from '../../core/rules/decide';
+import type { RowSignals } from '../../core/rules/profMath';
 import { groupIds } from '../../core/decisionLines';
 import { readAsText, turnLabel } from '../../core/presentation/readingWords';
 import type { PromptTurn } from '../../core/transcript/promptReading';
@@ -32,8 +34,8 @@ export const MAX_LISTED_FALSE_POSITIVES = 500;
 
 /** The settings a panel needs, out of everything the analysis ran with. */
 export function panelSettings(settings: ProfSettings): PanelSettings {
-  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules } = settings;
-  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules: [...falsePositiveRules] };
+  const { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules, curation } = settings;
+  return { m, remove, variant, seed, penalty, lambda, maxSteps, aggregate, threshold, falsePositiveRules: [...falsePositiveRules], ...(curation ? { curation } : {}) };
 }
 
 /** Readable group labels: the same ids as the CLI's decision lines. */
@@ -99,6 +101,7 @@ function groupRow(r: RolloutSummary, { texts, shown }: MemberSteps, stepChars: n
     steps,
     stepCount: texts.length,
     stepNotes: r.stepNotes.map((note) => (note === null ? null : shorten(note, stepChars))),
+    signals: signalsOf(r, texts),
   };
 }
 
@@ -219,4 +222,10 @@ function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<s
     if (r.decision.kept) entry.kept++;
   }
   return [...entries.values()];
+}
+
+/** What the what-if's curation rules read of a rollout (its text is not sent: Resample-on-Correct then keeps file order). */
+function signalsOf(r: RolloutSummary, texts: readonly string[]): RowSignals {
+  const value = r.outcome.value;
+  return { reward: typeof value === 'number' || typeof value === 'boolean' ? value : null, chars: texts.reduce((n, t) => n + t.length, 0), flawed: flawedOf(r.rewards ?? null) };
 }

@@ -2,8 +2,8 @@
 // exports and every test of PROF's semantics use the member lists of decideAll. Both must give
 // every rollout the same decision and the same false-positive verdict, ties and all.
 import { describe, expect, it } from 'vitest';
-import { decideTable } from '../../../src/core/decideTable';
-import { decideAll } from '../../../src/core/groups';
+import { decideTable } from '../../../src/core/rules/decide';
+import { decideAll } from '../../../src/core/rules/decideList';
 import { resolveSettings } from '../../../src/core/profSettings';
 import { makeCase, settingsFor } from './randomTables';
 import { maskOf } from '../../../src/core/falsePositiveMask';

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyseText } from '../../../src/scoring/analysis/analyse';
-import { decideGroup, type RankInput } from '../../../src/core/prof';
+import { type RankInput } from '../../../src/core/rules/profMath';
+import { decideGroup } from '../../../src/core/rules/decideList';
 import { falsePositivesOf } from '../../../src/core/groups';
 import { resolveSettings } from '../../../src/core/profSettings';
 

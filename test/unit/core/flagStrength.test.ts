@@ -4,7 +4,8 @@
  * The report and the Problems view list the strongest first.
  */
 import { describe, expect, it } from 'vitest';
-import { decideGroup, type RankInput } from '../../../src/core/prof';
+import { type RankInput } from '../../../src/core/rules/profMath';
+import { decideGroup } from '../../../src/core/rules/decideList';
 import { falsePositivesOf } from '../../../src/core/groups';
 import { strongestFirst } from '../../../src/core/flagStrength';
 import { resolveSettings } from '../../../src/core/profSettings';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { aggregateScores, decideGroup, isPenalised, roundHalfEven, type RankInput } from '../../../src/core/prof';
+import { aggregateScores, isPenalised, roundHalfEven, type RankInput } from '../../../src/core/rules/profMath';
+import { decideGroup } from '../../../src/core/rules/decideList';
 import { resolveSettings, type ProfSettings } from '../../../src/core/profSettings';
 
 const S = resolveSettings();

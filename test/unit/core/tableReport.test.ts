@@ -3,7 +3,7 @@
 // JSON output lists reasons, rules, scorers and readings in the order they first occur).
 import { describe, expect, it } from 'vitest';
 import type { RolloutTable } from '../../../src/core/rolloutTable';
-import { decideTable } from '../../../src/core/decideTable';
+import { decideTable } from '../../../src/core/rules/decide';
 import { buildReport, type ReportEntry } from '../../../src/core/fileReport';
 import { reportOfTable } from '../../../src/core/tableReport';
 import { resolveSettings } from '../../../src/core/profSettings';

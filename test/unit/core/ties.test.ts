@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decideGroup, TIE_TOLERANCE, type RankInput } from '../../../src/core/prof';
+import { TIE_TOLERANCE, type RankInput } from '../../../src/core/rules/profMath';
+import { decideGroup } from '../../../src/core/rules/decideList';
 import { resolveSettings } from '../../../src/core/profSettings';
 
 function r(id: number, correct: boolean, mean: number, h = 4): RankInput {

@@ -59,8 +59,8 @@ describe('package.json matches the extension code', () => {
     expect([...declaredSettings].sort()).toEqual([...Object.values(settingIds)].sort());
   });
 
-  it('groups settings in the titled sections scoring, steps, PROF, display, fields, inputs', () => {
-    expect(manifest.contributes.configuration.map((s) => s.title)).toEqual(['Scoring', 'Steps', 'PROF', 'Display', 'Fields', 'Inputs']);
+  it('groups settings in the titled sections scoring, steps, PROF, curation, display, fields, inputs', () => {
+    expect(manifest.contributes.configuration.map((s) => s.title)).toEqual(['Scoring', 'Steps', 'PROF', 'Curation', 'Display', 'Fields', 'Inputs']);
     for (const section of manifest.contributes.configuration) {
       const area = section.title.toLowerCase();
       for (const id of Object.keys(section.properties)) expect(id.startsWith(`profLens.${area}.`), id).toBe(true);

@@ -1,63 +1,62 @@
 /**
- * PROF's decisions for a whole table of rollouts, group by group, as `decideAll` takes them for a
- * list: the same filter and false-positive rules on the same members in the same order, but the
- * groups are found by sorting row numbers (no list per group, no member object kept per rollout).
+ * PROF, the default curation rule and its only implementation (docs/prof-semantics.md): consistency
+ * scores, the step-count penalty, the balanced split between correct and incorrect rollouts (round
+ * half to even), stable tie-breaks in file order, `dropped-tie`, and a reason code on every rollout.
  *
- * It runs once per file, after everything was read: code that runs once is barely optimised by
- * the engine, so the filter of `decideGroup` is followed here over the table's columns in a few
- * loops (no member, ranked or decision object per rollout), which the engine compiles while they
- * run. The POS variant's seeded draw goes through `decideGroup` itself.
+ * It runs over columns, group by group: a file's table (`decideTable`) or one group built from a
+ * list (`decideList`, for the panel's what-if and the editor's exports). The loop over groups runs
+ * once per file, and code that runs once is barely optimised by the engine, so the filter is a few
+ * small functions over typed arrays (no member, ranked or decision object per rollout), which the
+ * engine compiles while they run.
  */
-import type { DecisionColumns, RolloutTable } from './rolloutTable';
-import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, OUTCOME_KINDS, REASONS } from './rolloutTable';
-import type { ProfSettings } from './profSettings';
-import type { RankInput } from './prof';
-import { decideGroup, isPenalised, roundHalfEven, TIE_TOLERANCE } from './prof';
-import { falsePositivesOf, upperHalfFloor } from './groups';
-import type { Decision, ReasonCode } from './model';
-import { COLUMN_PAGE, COLUMN_PAGE_BITS } from './columns';
-import { DeferredFacts } from './deferredFalsePositives';
+import type { DecisionColumns } from '../rolloutTable';
+import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from '../rolloutTable';
+import type { ProfSettings } from '../profSettings';
+import { isPenalised, roundHalfEven, TIE_TOLERANCE } from './profMath';
+import { upperHalfFloor } from '../groups';
+import type { ReasonCode } from '../model';
+import { COLUMN_PAGE, COLUMN_PAGE_BITS } from '../columns';
+import { seededSample } from '../random';
 
 const PAGE_MASK = COLUMN_PAGE - 1;
 
-/** Decides every group of `table` and records the decisions in it. */
-export function decideTable(table: RolloutTable, settings: ProfSettings): void {
-  const n = table.count;
-  const groups = table.groups.size;
-  table.clearFalsePositives();
-  const columns = table.decisionColumns(KINDS);
-  const groupOf = columns.groups;
-  // Rows by group, in file order within each group (a counting sort on the group numbers).
-  const starts = new Int32Array(groups + 1);
-  for (let row = 0; row < n; row++) starts[groupOf[row]! + 1]!++;
-  for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
-  const next = starts.slice(0, groups);
-  const order = new Int32Array(n);
-  for (let row = 0; row < n; row++) order[next[groupOf[row]!]!++] = row;
-  if (settings.variant === 'pos') return decideByMembers(table, settings, starts, order);
-  decideColumns(table, columns, settings, starts, order);
-  table.commitDecisionColumns(columns);
+/** Where the false-positive rules of a ranked correct rollout go (the table's deferred verdicts). */
+export interface FalsePositiveSink {
+  /** `DeferredFacts.add`: the verdict's number when a rule fires, else -1. */
+  add(row: number, why: number, low: number, score: number, consistency: number, upperFloor: number | null, keptFloor: number | null): number;
+  /** Keeps verdict `at` for `row`. */
+  record(row: number, at: number): void;
 }
 
-/** The groups through `decideGroup` and `falsePositivesOf`, one member object per rollout. */
-function decideByMembers(table: RolloutTable, settings: ProfSettings, starts: Int32Array, order: Int32Array): void {
+/** The groups of the rows: group g is `order[starts[g]]` to `order[starts[g + 1] − 1]`, in file order. */
+export interface GroupOrder {
+  starts: Int32Array;
+  order: Int32Array;
+  /** Group g's key: it seeds the POS variant's draw, so a group's decision does not depend on the others. */
+  key(g: number): string;
+}
+
+/** Decides every group with PROF and writes the decisions into `columns`. */
+export function decideProf(columns: DecisionColumns, groups: GroupOrder, s: ProfSettings, sink: FalsePositiveSink | null): void {
+  const { starts, order } = groups;
+  const w = new GroupWork();
+  const aggregate = s.aggregate === 'sum' ? SUM : s.aggregate === 'min' ? MIN : MEAN;
   for (let g = 0; g + 1 < starts.length; g++) {
     const from = starts[g]!;
-    const to = starts[g + 1]!;
-    const members = new Array<RankInput>(to - from);
-    for (let k = from; k < to; k++) members[k - from] = member(table, order[k]!);
-    const decisions = decideGroup(members, settings, table.groups.value(g));
-    const falsePositives = falsePositivesOf(members, decisions, settings);
-    for (let k = from; k < to; k++) table.setDecision(order[k]!, decisions[k - from] as Decision, falsePositives[k - from]!);
+    w.reset(starts[g + 1]! - from);
+    rankMembers(w, columns, order, from, s, aggregate);
+    sortClass(w.correct, w.nc, w);
+    sortClass(w.incorrect, w.ni, w);
+    const R = chooseRemoved(w, s, groups, g);
+    markTies(w.correct, w.nc, w);
+    markTies(w.incorrect, w.ni, w);
+    const keptFloor = keptCorrectFloor(w);
+    const upperFloor = upperHalfFloor(correctScoresOf(w));
+    writeDecisions(w, columns, R, upperFloor, keptFloor, sink, s);
   }
 }
 
-function member(table: RolloutTable, row: number): RankInput {
-  const kind = table.outcome(row).kind;
-  return { id: row, correct: kind === 'correct' ? true : kind === 'incorrect' ? false : null, nonBinary: kind === 'non-binary', scores: table.isScored(row) ? table.stepScores(row) : null };
-}
-
-const KINDS = OUTCOME_KINDS;
+// Outcome codes as `OUTCOME_KINDS` numbers them.
 const CORRECT = 0;
 const INCORRECT = 1;
 const UNKNOWN = 2;
@@ -72,6 +71,7 @@ const CONFLICT = reason('dropped-conflict');
 const STEP_PENALTY = reason('dropped-step-penalty');
 const TIE = reason('dropped-tie');
 const GROUP_TOO_SMALL = reason('dropped-group-too-small');
+const RANDOM = reason('dropped-random');
 const NO_OUTCOME = reason('not-ranked-no-outcome');
 const NON_BINARY = reason('not-ranked-non-binary');
 const NO_SCORES = reason('not-ranked-no-scores');
@@ -115,31 +115,7 @@ class GroupWork {
   }
 }
 
-/**
- * `decideGroup` and `falsePositivesOf` for every group, over the table's columns. Each step of a
- * group's decision is a function of its own: this loop runs once per file, so the engine runs it
- * unoptimised while it compiles it, but the steps it calls for every group are soon optimised.
- */
-function decideColumns(table: RolloutTable, columns: DecisionColumns, s: ProfSettings, starts: Int32Array, order: Int32Array): void {
-  const w = new GroupWork();
-  const aggregate = s.aggregate === 'sum' ? SUM : s.aggregate === 'min' ? MIN : MEAN;
-  const deferred = new DeferredFacts(table, s);
-  for (let g = 0; g + 1 < starts.length; g++) {
-    const from = starts[g]!;
-    w.reset(starts[g + 1]! - from);
-    rankMembers(w, columns, order, from, s, aggregate);
-    sortClass(w.correct, w.nc, w);
-    sortClass(w.incorrect, w.ni, w);
-    const R = chooseRemoved(w, s);
-    markTies(w.correct, w.nc, w);
-    markTies(w.incorrect, w.ni, w);
-    const keptFloor = keptCorrectFloor(w);
-    const upperFloor = upperHalfFloor(correctScoresOf(w));
-    writeDecisions(w, columns, R, upperFloor, keptFloor, table, deferred, s);
-  }
-}
-
-/** Each member: not ranked (decided at once), or its figures and its class (`rankedOf`). */
+/** Each member: not ranked (decided at once), or its figures (aggregate, penalty, consistency) and its class. */
 function rankMembers(w: GroupWork, columns: DecisionColumns, order: Int32Array, from: number, s: ProfSettings, aggregate: number): void {
   const { flags, scoreStart, scoreCount, scorePages, outcomeKinds } = columns;
   let nc = 0;
@@ -175,8 +151,8 @@ function rankMembers(w: GroupWork, columns: DecisionColumns, order: Int32Array, 
   w.ni = ni;
 }
 
-/** `chooseRemoved`, the BOTH variant: marks the members it removes and returns R. */
-function chooseRemoved(w: GroupWork, s: ProfSettings): number {
+/** Marks the members PROF removes (before ties and penalties refine the reason) and returns R. */
+function chooseRemoved(w: GroupWork, s: ProfSettings, groups: GroupOrder, g: number): number {
   const { nc, ni } = w;
   const ranked = nc + ni;
   const R = s.remove !== null ? s.remove : ranked - s.m;
@@ -188,9 +164,17 @@ function chooseRemoved(w: GroupWork, s: ProfSettings): number {
     const rPlus = Math.max(0, Math.min(Math.min(R, roundHalfEven((nc - ni + R) / 2)), nc));
     const rMinus = Math.min(R - rPlus, ni);
     for (let i = nc - rPlus; i < nc; i++) w.removed[w.correct[i]!] = LOW_CONSISTENCY;
-    for (let i = ni - rMinus; i < ni; i++) w.removed[w.incorrect[i]!] = CONFLICT;
+    if (s.variant === 'pos') removeAtRandom(w, rMinus, `${s.seed}\u0000${groups.key(g)}`);
+    else for (let i = ni - rMinus; i < ni; i++) w.removed[w.incorrect[i]!] = CONFLICT;
   }
   return R;
+}
+
+/** POS: `count` incorrect members drawn by the seeded sample (over row numbers, i.e. file order). */
+function removeAtRandom(w: GroupWork, count: number, seedKey: string): void {
+  const pool = new Array<{ id: number; at: number }>(w.ni);
+  for (let i = 0; i < w.ni; i++) pool[i] = { id: w.rows[w.incorrect[i]!]!, at: w.incorrect[i]! };
+  for (const picked of seededSample(pool, count, seedKey)) w.removed[picked.at] = RANDOM;
 }
 
 /** The lowest consistency of the kept ranked correct members, or null when none is kept. */
@@ -211,7 +195,7 @@ function correctScoresOf(w: GroupWork): number[] {
 }
 
 /** `decisionFor` of every ranked member, and the false-positive rules for the correct class. */
-function writeDecisions(w: GroupWork, columns: DecisionColumns, R: number, upperFloor: number | null, keptFloor: number | null, table: RolloutTable, deferred: DeferredFacts, s: ProfSettings): void {
+function writeDecisions(w: GroupWork, columns: DecisionColumns, R: number, upperFloor: number | null, keptFloor: number | null, sink: FalsePositiveSink | null, s: ProfSettings): void {
   const { flags, scoreStart, scoreCount, scorePages } = columns;
   for (let c = 0; c < 2; c++) {
     const list = c === 0 ? w.correct : w.incorrect;
@@ -229,11 +213,11 @@ function writeDecisions(w: GroupWork, columns: DecisionColumns, R: number, upper
       columns.score[row] = w.score[k]!;
       columns.consistency[row] = w.consistency[k]!;
       columns.rank[row] = i + 1;
-      if (c === 0) {
+      if (c === 0 && sink !== null) {
         // The false-positive rules; a verdict, where one fires, is made when asked for.
         const low = firstLowStep(scorePages, scoreStart[row]!, scoreCount[row]!, s.threshold);
-        const at = deferred.add(row, why, low, w.score[k]!, w.consistency[k]!, upperFloor, keptFloor);
-        if (at !== -1) table.setDeferredFalsePositive(row, deferred, at);
+        const at = sink.add(row, why, low, w.score[k]!, w.consistency[k]!, upperFloor, keptFloor);
+        if (at !== -1) sink.record(row, at);
       }
     }
   }
@@ -286,7 +270,10 @@ function firstLowStep(pages: readonly Float64Array[], start: number, count: numb
   return -1;
 }
 
-/** Most trusted first: highest consistency, and among equals the later rollout first (`byConsistency`). */
+/**
+ * Most trusted first: highest consistency, and among equals the LATER rollout first, so that removing
+ * from the tail (lowest first) takes the earlier rollout first, as a stable ascending sort does.
+ */
 function sortClass(list: Int32Array, length: number, w: GroupWork): void {
   const after = (a: number, b: number): number => w.consistency[b]! - w.consistency[a]! || w.rows[b]! - w.rows[a]!;
   if (length > INSERTION_SORT_MAX) {
@@ -305,7 +292,11 @@ function sortClass(list: Int32Array, length: number, w: GroupWork): void {
   }
 }
 
-/** `markTies` of `prof.ts`: a rank removal within the tolerance of a kept rollout of its class becomes a tie. */
+/**
+ * A rank removal within `TIE_TOLERANCE` of a kept rollout of its class was removed by file order,
+ * not by its scores: its reason becomes `dropped-tie` (the kept/dropped bits stay). The run of equal
+ * values is followed with two pointers and a running count of kept members: one pass, however many tie.
+ */
 function markTies(list: Int32Array, n: number, w: GroupWork): void {
   const keptBefore = w.keptBefore;
   keptBefore[0] = 0;
