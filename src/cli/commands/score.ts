@@ -142,7 +142,7 @@ type Piece = Uint8Array | { start: number; end: number };
 
 /** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
 async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ pieces: Piece[]; rollouts: number; problems: number }> {
-  const perLine: { line: FileLine; rollouts: PreparedRollout[] | null }[] = [];
+  const perLine: { line: FileLine; rollouts: PreparedRollout[] | null; slots?: number }[] = [];
   let id = ctx.firstId;
   let problems = 0;
   for (const line of lines) {
@@ -166,14 +166,14 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       ctx.said.add(d.code);
       ctx.io.stderr(`${ctx.file}:${line.line}: ${d.message} (copied unchanged)\n`);
     }
-    perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });
+    perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null, slots: responseSlots(read.record.value) });
   }
   const all = perLine.flatMap((p) => p.rollouts ?? []);
   const scorings = await ctx.scorer.score(all.map((p) => ({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) })));
   const byId = new Map(all.map((p, i) => [p.rollout.id, scorings[i]!]));
-  const pieces = perLine.map(({ line, rollouts }): Piece => {
+  const pieces = perLine.map(({ line, rollouts, slots }): Piece => {
     if (!line.bytes) return { start: line.byteStart, end: line.byteEnd };
-    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, rollouts, byId, ctx.meta)) : line.bytes;
+    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, { rollouts, slots: slots ?? 0 }, byId, ctx.meta)) : line.bytes;
   });
   return { pieces, rollouts: id - ctx.firstId, problems };
 }
@@ -202,13 +202,30 @@ async function copyRange(input: InputFile, range: { start: number; end: number }
   }
 }
 
-function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
+/**
+ * How many entries a record's per-response lists hold: a prime-rl episode has one per trace, an
+ * errored trace (no nodes, no rollout) included, since its readers take `step_scores[i]` for
+ * `traces[i]`. 0 for other records (their responses are their rollouts, in order).
+ */
+function responseSlots(value: unknown): number {
+  const traces = (value as { traces?: unknown } | null)?.traces;
+  return Array.isArray(traces) ? traces.length : 0;
+}
+
+function scoredLine(raw: string, on: { rollouts: PreparedRollout[]; slots: number }, byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
+  const { rollouts } = on;
   const scoresOf = (p: PreparedRollout): (number | null)[] | null => {
     const s = byId.get(p.rollout.id);
     return s && s.kind === 'scored' ? s.scores : null;
   };
   // A record of several responses gets a list per response (an episode of one trace too: it is read back by trace).
   const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped' || rollouts[0]!.rollout.format === 'prime-rl';
-  if (isGrouped) return withStepScores(raw, rollouts.map(scoresOf), meta);
-  return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
+  if (!isGrouped) return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
+  // Each list goes where the readers look for it: at the rollout's own index (a trace's index in
+  // `traces`), the slots without a rollout (errored traces) null.
+  let length = rollouts[0]!.rollout.format === 'prime-rl' ? on.slots : 0;
+  for (const p of rollouts) length = Math.max(length, p.rollout.index + 1);
+  const lists: ((number | null)[] | null)[] = new Array<null>(length).fill(null);
+  for (const p of rollouts) lists[p.rollout.index] = scoresOf(p);
+  return withStepScores(raw, lists, meta);
 }
