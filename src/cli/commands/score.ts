@@ -7,6 +7,11 @@
  * not valid UTF-8 is edited on its bytes. The output appears only when complete (temporary file,
  * then rename), and a Ctrl-C removes the temporary file. A JSON array (ProcessBench) is written as
  * JSONL, one element per line, each from its own text.
+ *
+ * The input is read once, through one descriptor, and every byte read is hashed; after each batch
+ * the file must still be the one opened (same size and time), and before the output is kept the
+ * whole file is hashed again: a file rewritten while it was scored (even to the same size and
+ * time) is refused with exit 2 and nothing written, as `filter` refuses it.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
@@ -17,7 +22,8 @@ import { checkOutputs, openAtomicWriter } from '../../scoring/output/outputFiles
 import type { Scorer } from '../../scoring/scorers/scorer';
 import { parseArgs, UsageError } from '../args';
 import type { FileLine } from '../../scoring/analysis/fileLines';
-import type { InputFile } from '../../scoring/inputs/inputFile';
+import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
+import { hashWhole, ReadHash } from '../../scoring/inputs/analysedFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formatsTrainers';
@@ -37,27 +43,34 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
   // Refused before a model is opened: a folder (use trend), a file that is not a regular one, a binary file.
-  openInput(file, 'score', io).close();
+  // Opened once: every read of the input goes through this descriptor, so a file renamed over it is seen.
+  const input = openInput(file, 'score', io);
   const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
-  const context = await adaptContextFor(resolve(io.cwd, file), { tokenizerDir });
-  const model = await createModelScorer(args, io);
+  const opened = await (async () => ({ context: await adaptContextFor(resolve(io.cwd, file), { tokenizerDir }), model: await createModelScorer(args, io) }))().catch((error: unknown) => {
+    input.close();
+    throw error;
+  });
+  const { context, model } = opened;
+  if (!model) input.close();
   if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
+    input.close();
     await model.scorer.dispose();
     throw error;
   });
   let problems = 0;
   let scored = 0;
   const said = new Set<string>();
-  let input: InputFile | null = null;
   try {
-    input = openInput(file, 'score', io);
+    const read = new ReadHash();
     const meta = metaOf(model.scorer);
     const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
     const unreadable = { count: 0 };
-    for await (const lines of inputLines({ file, input, io, unreadable })) {
+    for await (const lines of inputLines({ file, input, io, unreadable, onChunk: read.onChunk })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
+        // A file rewritten meanwhile stops the work at once, not after every line has been scored.
+        input.checkUnchanged();
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence, context, said });
         firstId += batch.rollouts;
         problems += batch.problems;
@@ -69,6 +82,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
     problems += unreadable.count;
     scored = firstId;
+    await checkSameBytes(input, read.digest());
     // No rollout at all: an output of copied lines would look like a scored file.
     if (scored === 0) await writer.abort();
     else await writer.commit();
@@ -76,7 +90,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     await writer.abort();
     throw error;
   } finally {
-    input?.close();
+    input.close();
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
@@ -94,14 +108,14 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
  * (tokens as written: `onOneLine`), so the output is JSONL with one element per line (`eval`
  * reads it back).
  */
-async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number } }): AsyncGenerator<FileLine[]> {
-  const { file, input, io, unreadable } = from;
+async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number }; onChunk: (bytes: Uint8Array) => void }): AsyncGenerator<FileLine[]> {
+  const { file, input, io, unreadable, onChunk } = from;
   const kind = input.kind();
   if (kind !== 'json') {
-    yield* readInputLines(file, { input, kind, keepBytes: true });
+    yield* readInputLines(file, { input, kind, keepBytes: true, onChunk });
     return;
   }
-  const read = readText(readDocument(input), file);
+  const read = readText(readDocument(input, onChunk), file);
   for (const d of read.diagnostics) {
     if (d.severity === 'error') unreadable.count++;
     io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
@@ -110,6 +124,14 @@ async function* inputLines(from: { file: string; input: InputFile; io: CliIo; un
     const raw = onOneLine(r.raw);
     return { line: r.line, raw, terminated: true, byteStart: 0, byteEnd: 0, bytes: Buffer.from(`${raw}\n`) };
   });
+}
+
+/** Refuses when the file now holds other bytes than the ones scored (rewritten in place, even to the same size and time). */
+async function checkSameBytes(input: InputFile, scored: string): Promise<void> {
+  input.checkUnchanged();
+  if ((await hashWhole(input)) !== scored) {
+    throw new InputFileError(`${input.path} changed while it was being scored (its bytes are not the ones scored): nothing was written; run again on a file that is not being written to`);
+  }
 }
 
 function metaOf(scorer: Scorer): StepScoresMeta {
