@@ -167,8 +167,10 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
   const perLine: { line: FileLine; rollouts: PreparedRollout[] | null; slots?: number }[] = [];
   let id = ctx.firstId;
   let problems = 0;
-  for (const line of lines) {
-    const read = readLine(line);
+  const reads = lines.map((line) => ({ line, read: readLine(line) }));
+  // Token ids are decoded first (in the tokenizer's worker): adapting a record is synchronous.
+  await ctx.context.decoder?.prepare?.(reads.flatMap(({ read }) => (read.kind === 'record' ? [read.record] : [])));
+  for (const { line, read } of reads) {
     if (read.kind !== 'record') {
       if (read.kind === 'bad') {
         problems++;

@@ -9,6 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { adaptRecord } from '../../core/formats';
 import { readLine, readText } from '../../core/reader';
 import type { FieldRole } from '../../core/profSettings';
+import type { SourceRecord } from '../../core/model';
 import type { AdaptContext } from '../../core/formatsTrainers';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
@@ -44,18 +45,23 @@ async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPla
   const splitter = new LineSplitter({ byte: first.start, line: places.line[rows[0]!]! });
   const byLine = new Map<number, Map<number, RolloutText>>();
   const wanted = new Set(rows.map((row) => places.line[row]!));
+  const records: SourceRecord[] = [];
   for (const fileLine of [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()]) {
     // A line's number comes from the line before it: the span starts at a line the index knows.
     if (!wanted.has(fileLine.line)) continue;
     const read = readLine(fileLine);
-    if (read.kind !== 'record') continue;
+    if (read.kind === 'record') records.push(read.record);
+  }
+  // Token ids are decoded as the analysis decoded them (in the tokenizer's worker), then adapted.
+  await how.context?.decoder?.prepare?.(records);
+  for (const record of records) {
     const texts = new Map<number, RolloutText>();
     try {
-      for (const d of adaptRecord(read.record, how.fields ?? {}, how.context ?? {}).drafts) texts.set(d.index, { prompt: d.prompt, response: d.response });
+      for (const d of adaptRecord(record, how.fields ?? {}, how.context ?? {}).drafts) texts.set(d.index, { prompt: d.prompt, response: d.response });
     } catch {
       // A line that no longer adapts holds no texts to search.
     }
-    byLine.set(fileLine.line, texts);
+    byLine.set(record.line, texts);
   }
   return rows.map((row) => byLine.get(places.line[row]!)?.get(places.index[row]!) ?? EMPTY);
 }

@@ -99,6 +99,7 @@ async function writeLines(input: InputFile, wanted: Map<number, SelectedOnLine[]
       if (!rollouts) continue;
       left--;
       const read = line.bytes ? readLine(line) : null;
+      if (read?.kind === 'record') await how.context.decoder?.prepare?.([read.record]);
       const found = read?.kind === 'record' ? rolloutsOfRecord(read.record, how.fields, how.context) : 0;
       if (found !== rollouts.length || !line.bytes) throw changed(input.path, line, rollouts.length, found);
       const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, rollouts, how.fields);
@@ -113,7 +114,9 @@ async function writeLines(input: InputFile, wanted: Map<number, SelectedOnLine[]
 
 async function writeElements(input: InputFile, wanted: Map<number, SelectedOnLine[]>, out: AtomicWriter, how: ReadAs): Promise<number> {
   let written = 0;
-  for (const record of readText(readDocument(input, how.onChunk), input.path).records) {
+  const { records } = readText(readDocument(input, how.onChunk), input.path);
+  await how.context.decoder?.prepare?.(records);
+  for (const record of records) {
     const rollouts = record.item === undefined ? undefined : wanted.get(record.item);
     if (!rollouts) continue;
     const found = rolloutsOfRecord(record, how.fields, how.context);
