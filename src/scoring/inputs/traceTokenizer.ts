@@ -179,7 +179,7 @@ function missingTokenizer(run: { model: string; metadata: string } | null, given
   const giveFolder = 'or give a folder that holds its tokenizer.json: --tokenizer <dir> on the command line, the profLens.inputs.tokenizerFolder setting in the editor';
   const notGiven = given ? `${given} has no tokenizer.json; ` : '';
   if (run && outside) {
-    return `open-instruct traces hold token ids only; the run's metadata (${run.metadata}) names the folder ${outside}, outside the run's folder, and a tokenizer is taken from there only when you give it: --tokenizer ${outside} on the command line, the profLens.inputs.tokenizerFolder setting in the editor`;
+    return `open-instruct traces hold token ids only; the run's metadata (${run.metadata}) names ${outside}, whose tokenizer.json is outside the run's folder, and a tokenizer is taken from outside it only when you give it: --tokenizer ${outside} on the command line, the profLens.inputs.tokenizerFolder setting in the editor`;
   }
   if (!run) return `open-instruct traces hold token ids only, and no *_metadata.jsonl beside this file names the model that wrote them: ${notGiven}give a folder that holds its tokenizer.json (--tokenizer <dir>, or the profLens.inputs.tokenizerFolder setting)`;
   const where = caches.map((c) => join(c, `models--${run.model.replace(/\//g, '--')}`)).join(', ');
