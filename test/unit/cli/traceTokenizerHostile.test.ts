@@ -120,12 +120,14 @@ describe('a decoder pattern that backtracks without end', () => {
 });
 
 describe('the decoded text is capped per line', () => {
-  it('a 50 KB line of 10,000 one-megabyte tokens is named and not decoded; the other line is read', () => {
-    const { file } = runFolder('big', [trace(Array.from({ length: 10_000 }, () => WORDS.length + 1), 0), trace(RESPONSE, 1)], { tokenizer: tokenizerJson() });
-    expect(statSync(file).size).toBeLessThan(80_000);
+  it('20 lines of 400 one-megabyte tokens (18 KB; 8 GB decoded) are named and not decoded; the other line is read', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => trace(Array.from({ length: 400 }, () => WORDS.length + 1), i));
+    const { file } = runFolder('big', [...lines, trace(RESPONSE, 99)], { tokenizer: tokenizerJson() });
+    expect(statSync(file).size).toBeLessThan(40_000);
     const result = cli(['report', file, '--json']);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/line 1: response_tokens: its 10,000 token ids hold 10,485,760,000 characters, over the 4,194,304 one line may decode to: the trace is not read/);
+    expect(result.err).toMatch(/line 1: response_tokens: its 400 token ids hold 419,430,400 characters, over the 4,194,304 one line may decode to: the trace is not read/);
+    expect(result.err).toMatch(/line 20: response_tokens: its 400 token ids/);
     expect(JSON.parse(result.out).rollouts).toBe(1);
     expect(result.seconds).toBeLessThan(10);
     expect(result.peakMb).toBeLessThan(400);
