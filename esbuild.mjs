@@ -44,6 +44,7 @@ const entries = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/scoring/scorers/onnx/onnxWorker.ts'], outfile: 'dist/onnxWorker.js' },
   { ...node, entryPoints: ['src/scoring/scorers/profiles/tokenizerWorker.ts'], outfile: 'dist/tokenizerWorker.js' },
+  { ...node, entryPoints: ['src/scoring/inputs/traceDecoderWorker.ts'], outfile: 'dist/traceDecoderWorker.js' },
   { ...node, entryPoints: ['src/scoring/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/scorers/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },

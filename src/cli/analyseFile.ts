@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
 import type { FileAnalysis } from '../core/fileAnalysis';
 import { analysePath, type PathAnalyseOptions } from '../scoring/analysis/analysePath';
+import { adaptContextFor } from '../scoring/inputs/traceTokenizer';
 import type { CliIo } from './io';
 import { FIELD_NOT_FOUND } from '../core/fieldPresence';
 import { UsageError } from './args';
@@ -40,7 +41,10 @@ export async function analyseFile(path: string, options: PathAnalyseOptions & Th
     const settings = tokenizerDir ? { ...options.settings, tokenizerDir: resolve(io.cwd, tokenizerDir) } : options.settings;
     // A rule that reads the response text (Resample-on-Correct's penalties) needs the texts kept.
     const keepText = chosenRule(options.settings ?? {}).rule.reads.includes('response-text');
-    const { analysis } = await analysePath(path, { keepText, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), input, onBytes: (done, total) => progress(done, done === total) });
+    const context = options.context ?? (await adaptContextFor(input.path, { tokenizerDir: settings?.tokenizerDir ?? null }));
+    // Which tokenizer read the token ids, and where it was found: a run folder can ship its own.
+    if (context.decoder) io.stderr(`${path}: token ids decoded with the tokenizer of ${context.decoder.name}\n`);
+    const { analysis } = await analysePath(path, { keepText, rawOffsets: false, ...(io.cas ? { cas: io.cas } : {}), ...options, ...(settings ? { settings } : {}), context, input, onBytes: (done, total) => progress(done, done === total) });
     return checked(analysis, path);
   } finally {
     if (!options.input) input.close();

@@ -21,7 +21,21 @@ import { stepScoreFields } from './stepScoreFields';
 export interface TokenDecoder {
   /** The tokenizer's name (the model id) and where it was found, for messages. */
   name: string;
+  /** The text of `ids`; throws, with the reason in words, when they are not read (too long, a tokenizer that overran its time). */
   decode(ids: readonly number[]): string;
+  /**
+   * Decodes what `records` hold before they are adapted (the tokenizer runs elsewhere, on a time
+   * budget); adapting stays synchronous. Every reader of token-id traces awaits it first.
+   */
+  prepare?(records: readonly SourceRecord[]): Promise<void>;
+}
+
+/** Why token ids were not read: for one list (too long), or for the whole file (the tokenizer is not used). */
+export class TraceDecodeError extends Error {
+  override readonly name = 'TraceDecodeError';
+  constructor(message: string, readonly isWholeFile: boolean) {
+    super(message);
+  }
 }
 
 /** What a trainer's record may need from outside the file. */
@@ -133,8 +147,16 @@ function adaptOpenInstruct(record: SourceRecord, context: AdaptContext): AdaptRe
     const what = !promptIds || !responseIds ? 'prompt_tokens and response_tokens must be lists of token ids' : (context.decoderProblem ?? 'open-instruct traces hold token ids only; PROF Lens needs the tokenizer of the model named in the run\'s _metadata.jsonl to read them');
     return { drafts: [], diagnostics: [{ line: record.line, severity: 'error', code: 'needs-tokenizer', message: `line ${record.line}: ${what}` }] };
   }
-  const prompt = decoder.decode(promptIds);
-  const response = decoder.decode(responseIds);
+  let prompt: string;
+  let response: string;
+  try {
+    prompt = decoder.decode(promptIds);
+    response = decoder.decode(responseIds);
+  } catch (error) {
+    // A tokenizer that is not used says so once for the file (`needs-tokenizer`); a list too long, on its line.
+    const code = error instanceof TraceDecodeError && error.isWholeFile ? 'needs-tokenizer' : 'trace-not-decoded';
+    return { drafts: [], diagnostics: [{ line: record.line, severity: 'error', code, message: `line ${record.line}: ${(error as Error).message}` }] };
+  }
   const texts = readRolloutTexts(prompt);
   const reward = rewardValue(value.reward);
   const step = asText(value.step) ?? '?';

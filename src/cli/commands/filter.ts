@@ -95,7 +95,9 @@ async function writeKept(job: KeptJob): Promise<number> {
   let written = 0;
   if (/\.json$/i.test(input.path)) {
     // A JSON array has no lines to copy: each kept element becomes one line of its own text.
-    for (const record of readText(readDocument(input, (b) => copied.update(b)), input.path).records) {
+    const { records } = readText(readDocument(input, (b) => copied.update(b)), input.path);
+    await context.decoder?.prepare?.(records);
+    for (const record of records) {
       // Several elements may start on one line: each takes the rollouts it gave, in order.
       const text = keptElementText(record.raw, decided.next(rolloutsOfRecord(record, settings.fields, context)), settings.fields);
       if (text === null) continue;

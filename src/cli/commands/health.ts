@@ -22,7 +22,7 @@ async function reportOf(path: string, args: ParsedArgs, io: CliIo): Promise<Heal
   });
   const parts: StepHealth[] = [];
   const problems: string[] = [];
-  if (listed.files.length === 0) problems.push(`${path}: ${noFilesMessage(listed.layout, 'train')}`);
+  if (listed.files.length === 0) problems.push(`${path}: ${noFilesMessage(listed, 'train')}`);
   for (const file of listed.files) {
     try {
       const health = await healthOfFile(file, { settings: args.settings, scorer: args.scorer, ...(io.cas ? { cas: io.cas } : {}) });

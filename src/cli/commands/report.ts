@@ -17,6 +17,9 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   const file = args.positionals[0];
   if (!file) throw new UsageError('report needs a file: prof-lens report <file> [--json]');
   const { analysis, threshold } = await withScorer(args, io, (scoring) => analyseAtThreshold(file, args, io, scoring));
+  // Nothing read (a trace file without its tokenizer, every line broken): the reason leads, once,
+  // and no report of zeros follows it.
+  if (analysis.report.rollouts === 0 && analysis.report.unreadableLines > 0 && !args.flags.has('--json')) return nothingReadable(analysis, io, 'nothing to report');
   if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(reportJson(analysis, threshold.source))) + '\n');
   else io.stdout(terminalText(renderReport(analysis, 110, threshold.source)));
   printDiagnostics(analysis, io);

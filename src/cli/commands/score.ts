@@ -7,6 +7,11 @@
  * not valid UTF-8 is edited on its bytes. The output appears only when complete (temporary file,
  * then rename), and a Ctrl-C removes the temporary file. A JSON array (ProcessBench) is written as
  * JSONL, one element per line, each from its own text.
+ *
+ * The input is read once, through one descriptor, and every byte read is hashed; after each batch
+ * the file must still be the one opened (same size and time), and before the output is kept the
+ * whole file is hashed again: a file rewritten while it was scored (even to the same size and
+ * time) is refused with exit 2 and nothing written, as `filter` refuses it.
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
@@ -17,7 +22,8 @@ import { checkOutputs, openAtomicWriter } from '../../scoring/output/outputFiles
 import type { Scorer } from '../../scoring/scorers/scorer';
 import { parseArgs, UsageError } from '../args';
 import type { FileLine } from '../../scoring/analysis/fileLines';
-import type { InputFile } from '../../scoring/inputs/inputFile';
+import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
+import { hashWhole, ReadHash } from '../../scoring/inputs/analysedFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formatsTrainers';
@@ -37,27 +43,34 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   if (!file || !output) throw new UsageError('score needs a file and an output: prof-lens score <file> -o <scored.jsonl> (--model <dir> | --url <endpoint> [--scorer critic])');
   await checkOutputs([{ label: 'the input', path: resolve(io.cwd, file) }], [{ label: '-o', path: resolve(io.cwd, output) }]);
   // Refused before a model is opened: a folder (use trend), a file that is not a regular one, a binary file.
-  openInput(file, 'score', io).close();
+  // Opened once: every read of the input goes through this descriptor, so a file renamed over it is seen.
+  const input = openInput(file, 'score', io);
   const tokenizerDir = args.settings.tokenizerDir ? resolve(io.cwd, args.settings.tokenizerDir) : null;
-  const context = await adaptContextFor(resolve(io.cwd, file), { tokenizerDir });
-  const model = await createModelScorer(args, io);
+  const opened = await (async () => ({ context: await adaptContextFor(resolve(io.cwd, file), { tokenizerDir }), model: await createModelScorer(args, io) }))().catch((error: unknown) => {
+    input.close();
+    throw error;
+  });
+  const { context, model } = opened;
+  if (!model) input.close();
   if (!model) throw new UsageError('score needs a model: --model <dir> (ONNX folder), --url <endpoint> (vLLM PRM) or --scorer critic --url <base> (chat model)');
   const writer = await openAtomicWriter(resolve(io.cwd, output)).catch(async (error: unknown) => {
+    input.close();
     await model.scorer.dispose();
     throw error;
   });
   let problems = 0;
   let scored = 0;
   const said = new Set<string>();
-  let input: InputFile | null = null;
   try {
-    input = openInput(file, 'score', io);
+    const read = new ReadHash();
     const meta = metaOf(model.scorer);
     const presence = new FieldPresence(args.settings.fields);
     let firstId = 0;
     const unreadable = { count: 0 };
-    for await (const lines of inputLines({ file, input, io, unreadable })) {
+    for await (const lines of inputLines({ file, input, io, unreadable, onChunk: read.onChunk })) {
       for (let i = 0; i < lines.length; i += BATCH_LINES) {
+        // A file rewritten meanwhile stops the work at once, not after every line has been scored.
+        input.checkUnchanged();
         const batch = await scoreLines(lines.slice(i, i + BATCH_LINES), { scorer: model.scorer, args, firstId, meta, io, file, presence, context, said });
         firstId += batch.rollouts;
         problems += batch.problems;
@@ -69,6 +82,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     if (missing.length > 0) throw new UsageError(missing.map((m) => `--field ${m.role}=${m.path}: no record of ${file} has "${m.path}"`).join('\n'));
     problems += unreadable.count;
     scored = firstId;
+    await checkSameBytes(input, read.digest());
     // No rollout at all: an output of copied lines would look like a scored file.
     if (scored === 0) await writer.abort();
     else await writer.commit();
@@ -76,7 +90,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     await writer.abort();
     throw error;
   } finally {
-    input?.close();
+    input.close();
     reportEndpoints(model.scorer, io);
     await model.scorer.dispose();
   }
@@ -94,14 +108,14 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
  * (tokens as written: `onOneLine`), so the output is JSONL with one element per line (`eval`
  * reads it back).
  */
-async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number } }): AsyncGenerator<FileLine[]> {
-  const { file, input, io, unreadable } = from;
+async function* inputLines(from: { file: string; input: InputFile; io: CliIo; unreadable: { count: number }; onChunk: (bytes: Uint8Array) => void }): AsyncGenerator<FileLine[]> {
+  const { file, input, io, unreadable, onChunk } = from;
   const kind = input.kind();
   if (kind !== 'json') {
-    yield* readInputLines(file, { input, kind, keepBytes: true });
+    yield* readInputLines(file, { input, kind, keepBytes: true, onChunk });
     return;
   }
-  const read = readText(readDocument(input), file);
+  const read = readText(readDocument(input, onChunk), file);
   for (const d of read.diagnostics) {
     if (d.severity === 'error') unreadable.count++;
     io.stderr(`${file}:${d.line}: ${d.message} (left out: a JSON array element cannot be copied as a line)\n`);
@@ -110,6 +124,14 @@ async function* inputLines(from: { file: string; input: InputFile; io: CliIo; un
     const raw = onOneLine(r.raw);
     return { line: r.line, raw, terminated: true, byteStart: 0, byteEnd: 0, bytes: Buffer.from(`${raw}\n`) };
   });
+}
+
+/** Refuses when the file now holds other bytes than the ones scored (rewritten in place, even to the same size and time). */
+async function checkSameBytes(input: InputFile, scored: string): Promise<void> {
+  input.checkUnchanged();
+  if ((await hashWhole(input)) !== scored) {
+    throw new InputFileError(`${input.path} changed while it was being scored (its bytes are not the ones scored): nothing was written; run again on a file that is not being written to`);
+  }
 }
 
 function metaOf(scorer: Scorer): StepScoresMeta {
@@ -142,11 +164,13 @@ type Piece = Uint8Array | { start: number; end: number };
 
 /** Score a batch of lines; unreadable lines are copied unchanged (and reported), never dropped. */
 async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promise<{ pieces: Piece[]; rollouts: number; problems: number }> {
-  const perLine: { line: FileLine; rollouts: PreparedRollout[] | null }[] = [];
+  const perLine: { line: FileLine; rollouts: PreparedRollout[] | null; slots?: number }[] = [];
   let id = ctx.firstId;
   let problems = 0;
-  for (const line of lines) {
-    const read = readLine(line);
+  const reads = lines.map((line) => ({ line, read: readLine(line) }));
+  // Token ids are decoded first (in the tokenizer's worker): adapting a record is synchronous.
+  await ctx.context.decoder?.prepare?.(reads.flatMap(({ read }) => (read.kind === 'record' ? [read.record] : [])));
+  for (const { line, read } of reads) {
     if (read.kind !== 'record') {
       if (read.kind === 'bad') {
         problems++;
@@ -166,14 +190,14 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
       ctx.said.add(d.code);
       ctx.io.stderr(`${ctx.file}:${line.line}: ${d.message} (copied unchanged)\n`);
     }
-    perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null });
+    perLine.push({ line, rollouts: prepared.rollouts.length ? prepared.rollouts : null, slots: responseSlots(read.record.value) });
   }
   const all = perLine.flatMap((p) => p.rollouts ?? []);
   const scorings = await ctx.scorer.score(all.map((p) => ({ id: p.rollout.id, prompt: p.rollout.prompt, steps: p.steps.map((s) => s.text) })));
   const byId = new Map(all.map((p, i) => [p.rollout.id, scorings[i]!]));
-  const pieces = perLine.map(({ line, rollouts }): Piece => {
+  const pieces = perLine.map(({ line, rollouts, slots }): Piece => {
     if (!line.bytes) return { start: line.byteStart, end: line.byteEnd };
-    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, rollouts, byId, ctx.meta)) : line.bytes;
+    return rollouts ? scoredLineBytes(line, line.bytes, (raw) => scoredLine(raw, { rollouts, slots: slots ?? 0 }, byId, ctx.meta)) : line.bytes;
   });
   return { pieces, rollouts: id - ctx.firstId, problems };
 }
@@ -202,13 +226,30 @@ async function copyRange(input: InputFile, range: { start: number; end: number }
   }
 }
 
-function scoredLine(raw: string, rollouts: PreparedRollout[], byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
+/**
+ * How many entries a record's per-response lists hold: a prime-rl episode has one per trace, an
+ * errored trace (no nodes, no rollout) included, since its readers take `step_scores[i]` for
+ * `traces[i]`. 0 for other records (their responses are their rollouts, in order).
+ */
+function responseSlots(value: unknown): number {
+  const traces = (value as { traces?: unknown } | null)?.traces;
+  return Array.isArray(traces) ? traces.length : 0;
+}
+
+function scoredLine(raw: string, on: { rollouts: PreparedRollout[]; slots: number }, byId: Map<number, StepScoring>, meta: StepScoresMeta): string {
+  const { rollouts } = on;
   const scoresOf = (p: PreparedRollout): (number | null)[] | null => {
     const s = byId.get(p.rollout.id);
     return s && s.kind === 'scored' ? s.scores : null;
   };
   // A record of several responses gets a list per response (an episode of one trace too: it is read back by trace).
   const isGrouped = rollouts.length > 1 || rollouts[0]!.rollout.format === 'grouped' || rollouts[0]!.rollout.format === 'prime-rl';
-  if (isGrouped) return withStepScores(raw, rollouts.map(scoresOf), meta);
-  return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
+  if (!isGrouped) return withStepScores(raw, scoresOf(rollouts[0]!) ?? rollouts[0]!.steps.map(() => null), meta);
+  // Each list goes where the readers look for it: at the rollout's own index (a trace's index in
+  // `traces`), the slots without a rollout (errored traces) null.
+  let length = rollouts[0]!.rollout.format === 'prime-rl' ? on.slots : 0;
+  for (const p of rollouts) length = Math.max(length, p.rollout.index + 1);
+  const lists: ((number | null)[] | null)[] = new Array<null>(length).fill(null);
+  for (const p of rollouts) lists[p.rollout.index] = scoresOf(p);
+  return withStepScores(raw, lists, meta);
 }

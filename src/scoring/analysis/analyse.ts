@@ -192,7 +192,13 @@ export class Analyzer {
 
   /** Prepare, grade and score a batch of records; `onScored` follows the scorer through the batch. */
   async addRecords(records: readonly SourceRecord[], onScored?: (done: number, total: number) => void): Promise<void> {
+    await this.decode(records);
     await this.commit(this.begin(records, [], onScored));
+  }
+
+  /** What the records need decoded before `begin` adapts them (token ids, in the tokenizer's worker). */
+  async decode(records: readonly SourceRecord[]): Promise<void> {
+    await this.context.decoder?.prepare?.(records);
   }
 
   /**

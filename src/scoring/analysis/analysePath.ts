@@ -106,6 +106,7 @@ async function analyseInput(path: string, input: InputFile, options: PathAnalyse
       for (let i = 0; i < lines.length; i += SLICE) {
         options.signal?.throwIfAborted();
         const read = readLines(lines.slice(i, i + SLICE), index ? (line) => index.add(line) : undefined);
+        await analyzer.decode(read.records);
         begun.push(analyzer.begin(read.records, read.diagnostics));
         while (begun.length >= depth) await analyzer.commit(begun.shift() as BegunBatch);
       }
@@ -188,5 +189,6 @@ async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: numb
   const [first] = [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()];
   const read = first ? readLine(first) : null;
   if (read?.kind !== 'record') return null;
+  await how.context.decoder?.prepare?.([read.record]);
   return prepareRecord(read.record, { settings: how.settings, rawOffsets: false, firstId: 0, context: how.context }).rollouts;
 }

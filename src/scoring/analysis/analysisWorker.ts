@@ -22,7 +22,7 @@ import { unhandled } from '../../protocol/messages';
 import { CasClient } from '../cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
 import { ModelScorers } from '../scorers/modelScorers';
-import { rolloutDetails, type KeptAnalysis } from './rolloutDetails';
+import { keptAnalysisOf, rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 import { ExplorerRequests } from '../explore/explorerRequests';
 import { labelKeysOf } from '../labels/labelKeys';
 import { analysisThreshold } from '../calibration/analysisThreshold';
@@ -90,7 +90,7 @@ async function analyse(request: AnalyseRequest): Promise<void> {
   let lastProgress = 0;
   try {
     // A file on disk streams (it may be larger than one string can be); editor text is analysed whole.
-    const { analysis, modelError, modelDeclined, endpoints, lines, threshold } = await analyseWithModel(request.source, {
+    const result = await analyseWithModel(request.source, {
       fileName: request.fileName,
       settings: request.settings,
       scorer: request.scorer,
@@ -118,8 +118,8 @@ async function analyse(request: AnalyseRequest): Promise<void> {
       }),
     });
     if (controller.signal.aborted) throw new Error('cancelled');
-    const disk = request.source.kind === 'path' && lines ? { path: request.source.path, lines } : null;
-    analyses.set(request.documentKey, { analysis, disk });
+    const { analysis, modelError, modelDeclined, endpoints, threshold } = result;
+    analyses.set(request.documentKey, keptAnalysisOf(request.source, result));
     sendResults({ request, analysis, durationMs: performance.now() - started, model: { modelError, modelDeclined, endpoints, threshold } });
   } catch (error) {
     const isCancelled = controller.signal.aborted;

@@ -16,6 +16,9 @@ import { analyseText } from './analyse';
 import { analysePath, type LineIndex } from './analysePath';
 import { planCriticSend } from '../scorers/critic/sendPlan';
 import { adaptContextFor, firstLineOf } from '../inputs/traceTokenizer';
+import type { AdaptContext } from '../../core/formatsTrainers';
+import { InputFile } from '../inputs/inputFile';
+import { ReadHash, type AnalysedFile } from '../inputs/analysedFile';
 import { describeModelFailure, type ModelScorers } from '../scorers/modelScorers';
 import type { Scorer } from '../scorers/scorer';
 
@@ -54,6 +57,10 @@ export interface ModelAnalysis {
   lines?: LineIndex;
   /** Where the threshold used came from, when `chooseThreshold` decided it. */
   threshold?: ThresholdSource;
+  /** For a file read from disk: which file and which bytes, so a later export can tell it is still that file. */
+  file?: AnalysedFile;
+  /** What the records needed beyond the file (the tokenizer of token-id traces), for reading them again. */
+  context?: AdaptContext;
 }
 
 function wantsModel(choice: ScorerChoice): boolean {
@@ -93,7 +100,7 @@ function readShare(done: number, total: number): string {
  * One pass over the source. Text from the editor is analysed whole, keeping texts; a file on disk
  * streams, and keeps only what the marks need (the Rollout View reads texts back from disk).
  */
-async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<{ analysis: FileAnalysis; lines?: LineIndex; threshold?: ThresholdSource }> {
+async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelScorer: Scorer | undefined): Promise<Omit<ModelAnalysis, 'modelError' | 'modelDeclined' | 'endpoints'>> {
   const threshold = await options.chooseThreshold?.(modelScorer);
   const chosen = threshold ? { threshold } : {};
   const activity = modelScorer ? `scoring with ${modelScorer.info.label}` : undefined;
@@ -108,26 +115,39 @@ async function run(source: AnalysisSource, options: ModelAnalysisOptions, modelS
     // Token-id traces open as text too; their tokenizer is looked for beside the file.
     const context = await adaptContextFor(options.fileName, { tokenizerDir: options.settings.tokenizerDir ?? null }, firstLineOf(source.text));
     const analysis = await analyseText(source.text, { ...common, context, fileName: options.fileName, onProgress: (done, total) => options.onProgress?.(done, total, activity, endpointsOf(modelScorer)) });
-    return { analysis, ...chosen };
+    return { analysis, context, ...chosen };
   }
   let reportedAt = 0;
-  const read = await analysePath(source.path, {
-    ...common,
-    keepText: false,
-    rawOffsets: true,
-    extractAnswers: true,
-    // The status bar shows how much of the file is read (the number of rollouts is known only at the end), a few times a second.
-    onBytes: (done, total) => {
-      const now = performance.now();
-      if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
-      reportedAt = now;
-      options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`, endpointsOf(modelScorer));
-    },
-  });
+  const input = InputFile.open(source.path);
+  const hash = new ReadHash();
+  let read: Awaited<ReturnType<typeof analysePath>>;
+  let context: AdaptContext;
+  try {
+    context = await adaptContextFor(source.path, { tokenizerDir: options.settings.tokenizerDir ?? null });
+    read = await analysePath(source.path, {
+      ...common,
+      input,
+      context,
+      onChunk: hash.onChunk,
+      keepText: false,
+      rawOffsets: true,
+      extractAnswers: true,
+      // The status bar shows how much of the file is read (the number of rollouts is known only at the end), a few times a second.
+      onBytes: (done, total) => {
+        const now = performance.now();
+        if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
+        reportedAt = now;
+        options.onProgress?.(0, 0, `${activity ?? 'reading'} ${readShare(done, total)}`, endpointsOf(modelScorer));
+      },
+    });
+  } finally {
+    input.close();
+  }
+  const file: AnalysedFile = { path: source.path, identity: input.identity, sha256: hash.digest() };
   // Named in place: a copy (a spread) would read the lazy \`rollouts\` and make every rollout an object.
   const analysis = read.analysis;
   analysis.fileName = options.fileName;
-  return { analysis, ...(read.lines ? { lines: read.lines } : {}), ...chosen };
+  return { analysis, ...(read.lines ? { lines: read.lines } : {}), file, context, ...chosen };
 }
 
 /** Null when sending may go ahead; otherwise what the user declined to send. */

@@ -3,8 +3,10 @@
  * of text from the editor keeps them; one of a file streamed from disk does not (a large file's
  * texts would not fit), so they are read back from the rollout's line on disk.
  */
+import type { AnalysedFile } from '../inputs/analysedFile';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import type { AnalysedRollout, FileAnalysis } from '../../core/fileAnalysis';
-import { summariseRollout, type RolloutDetail } from '../../protocol/analysis';
+import { summariseRollout, type AnalysisSource, type RolloutDetail } from '../../protocol/analysis';
 import { readRolloutTexts, type LineIndex } from './analysePath';
 
 /**
@@ -43,6 +45,20 @@ export interface KeptAnalysis {
   analysis: FileAnalysis;
   /** The file it was read from, and where its lines are, when its texts were not kept. */
   disk: { path: string; lines: LineIndex } | null;
+  /** The file on disk it analysed and a hash of the bytes it read (absent for the editor's text). */
+  file?: AnalysedFile;
+  /** What its records needed beyond the file (a tokenizer), to read them again as it read them. */
+  context?: AdaptContext;
+}
+
+/**
+ * What is kept of an analysis of `source` for the requests that follow it (details, the Explorer):
+ * where its lines are when its texts were not kept, which file and bytes it read, and what its
+ * records needed beyond the file.
+ */
+export function keptAnalysisOf(source: AnalysisSource, result: { analysis: FileAnalysis; lines?: LineIndex; file?: AnalysedFile; context?: AdaptContext }): KeptAnalysis {
+  const disk = source.kind === 'path' && result.lines ? { path: source.path, lines: result.lines } : null;
+  return { analysis: result.analysis, disk, ...(result.file ? { file: result.file } : {}), ...(result.context ? { context: result.context } : {}) };
 }
 
 /** The rollouts with these ids, with their texts (capped); throws when the file on disk changed under them. */

@@ -9,6 +9,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { adaptRecord } from '../../core/formats';
 import { readLine, readText } from '../../core/reader';
 import type { FieldRole } from '../../core/profSettings';
+import type { SourceRecord } from '../../core/model';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
 import { LineSplitter } from '../analysis/fileLines';
@@ -16,6 +18,12 @@ import { InputFile } from '../inputs/inputFile';
 import { readDocument, type LineIndex } from '../analysis/analysePath';
 
 type Fields = Partial<Record<FieldRole, string>>;
+
+/** How the analysis read its records: its field mapping, and what they needed beyond the file (the tokenizer of token-id traces). */
+export interface ReadAs {
+  fields?: Fields;
+  context?: AdaptContext;
+}
 
 /** Bytes read at once (a longer line is read on its own, whole). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -28,7 +36,7 @@ const EMPTY: RolloutText = Object.freeze({ prompt: '', response: '' });
  * The texts of the rollouts on a run of lines, read with one read of their byte span. `rows`
  * are in file order; a rollout whose line no longer holds it (the file changed) gets empty texts.
  */
-async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPlaces, rows: readonly number[], fields: Fields): Promise<RolloutText[]> {
+async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPlaces, rows: readonly number[], how: ReadAs): Promise<RolloutText[]> {
   const first = index.range(places.line[rows[0]!]!);
   const last = index.range(places.line[rows[rows.length - 1]!]!);
   if (!first || !last) return rows.map(() => EMPTY);
@@ -37,18 +45,23 @@ async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPla
   const splitter = new LineSplitter({ byte: first.start, line: places.line[rows[0]!]! });
   const byLine = new Map<number, Map<number, RolloutText>>();
   const wanted = new Set(rows.map((row) => places.line[row]!));
+  const records: SourceRecord[] = [];
   for (const fileLine of [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()]) {
     // A line's number comes from the line before it: the span starts at a line the index knows.
     if (!wanted.has(fileLine.line)) continue;
     const read = readLine(fileLine);
-    if (read.kind !== 'record') continue;
+    if (read.kind === 'record') records.push(read.record);
+  }
+  // Token ids are decoded as the analysis decoded them (in the tokenizer's worker), then adapted.
+  await how.context?.decoder?.prepare?.(records);
+  for (const record of records) {
     const texts = new Map<number, RolloutText>();
     try {
-      for (const d of adaptRecord(read.record, fields).drafts) texts.set(d.index, { prompt: d.prompt, response: d.response });
+      for (const d of adaptRecord(record, how.fields ?? {}, how.context ?? {}).drafts) texts.set(d.index, { prompt: d.prompt, response: d.response });
     } catch {
       // A line that no longer adapts holds no texts to search.
     }
-    byLine.set(fileLine.line, texts);
+    byLine.set(record.line, texts);
   }
   return rows.map((row) => byLine.get(places.line[row]!)?.get(places.index[row]!) ?? EMPTY);
 }
@@ -84,14 +97,14 @@ export interface DiskTextSource extends RolloutTextSource {
 }
 
 /** The texts of an analysis's rollouts, read back from its JSONL file through `index`. */
-export function diskTexts(path: string, index: LineIndex, places: RolloutPlaces, fields: Fields): DiskTextSource {
+export function diskTexts(path: string, index: LineIndex, places: RolloutPlaces, how: ReadAs): DiskTextSource {
   const from = (first: number): number[] => Array.from({ length: Math.max(0, places.count - first) }, (_, i) => first + i);
   async function* chunksFrom(first: number, signal?: AbortSignal): AsyncGenerator<TextChunk> {
     const handle = await open(path, 'r');
     try {
       for (const rows of spans(index, places, from(first))) {
         signal?.throwIfAborted();
-        const texts = await readSpan(handle, index, places, rows, fields);
+        const texts = await readSpan(handle, index, places, rows, how);
         const chunk: TextChunk = { rows, texts };
         yield chunk;
       }
@@ -109,7 +122,7 @@ export function diskTexts(path: string, index: LineIndex, places: RolloutPlaces,
         const sorted = [...new Set(rows)].filter((row) => row >= 0 && row < places.count).sort((a, b) => a - b);
         for (const run of spans(index, places, sorted)) {
           signal?.throwIfAborted();
-          const texts = await readSpan(handle, index, places, run, fields);
+          const texts = await readSpan(handle, index, places, run, how);
           run.forEach((row, i) => byRow.set(row, texts[i]!));
         }
         return rows.map((row) => byRow.get(row) ?? null);

@@ -47,7 +47,15 @@ export class ExplorerRequests {
       case 'export': {
         const { kept, explorer } = this.session(documentKey);
         const ids = call.ids ?? (await explorer.engine.query(call.query, { signal })).ids;
-        const written = await exportSelection({ input: kept.disk?.path ?? call.input, output: call.output, places: explorer.engine.table, ids, fields: kept.analysis.settings.fields });
+        const written = await exportSelection({
+          input: kept.file?.path ?? kept.disk?.path ?? call.input,
+          output: call.output,
+          places: explorer.engine.table,
+          ids,
+          fields: kept.analysis.settings.fields,
+          ...(kept.file ? { analysed: kept.file } : {}),
+          ...(kept.context ? { context: kept.context } : {}),
+        });
         return { method: 'export', ...written };
       }
       case 'compare':

@@ -36,10 +36,11 @@ export interface ExplorerOptions {
 export function openExplorer(kept: KeptAnalysis, path?: string, options: ExplorerOptions = {}): ExplorerSession {
   const table = buildExplorerTable(kept.analysis);
   const fields: Partial<Record<FieldRole, string>> = kept.analysis.settings.fields;
-  const file = kept.disk?.path ?? path;
+  const file = kept.file?.path ?? kept.disk?.path ?? path;
+  const context = kept.context ?? {};
   let texts: RolloutTextSource;
   let keptTexts: CachedTextSource | null = null;
-  if (kept.disk) texts = keptTexts = cachedTexts(diskTexts(kept.disk.path, kept.disk.lines, table, fields), table.count, options.textBudget ?? processTextBudget);
+  if (kept.disk) texts = keptTexts = cachedTexts(diskTexts(kept.disk.path, kept.disk.lines, table, { fields, context }), table.count, options.textBudget ?? processTextBudget);
   else if (path && /\.json$/i.test(path)) texts = documentTexts(path, fields);
   else texts = memoryTexts(kept.analysis.rollouts);
   return {
@@ -48,7 +49,7 @@ export function openExplorer(kept: KeptAnalysis, path?: string, options: Explore
     close: () => keptTexts?.release(),
     exportSelection(ids, output) {
       if (!file) return Promise.reject(new Error('this analysis is of the editor\'s text, not of a file on disk: the editor exports its selection from the document'));
-      return exportSelection({ input: file, output, places: table, ids, fields });
+      return exportSelection({ input: file, output, places: table, ids, fields, context, ...(kept.file ? { analysed: kept.file } : {}) });
     },
   };
 }

@@ -55,7 +55,7 @@ export function checkRegularFile(path: string): Stats {
 export type InputKind = 'lines' | 'json' | 'parquet';
 
 /** Which file, and which version of it: device, inode, size and modification time. */
-interface Identity {
+export interface Identity {
   dev: number;
   ino: number;
   size: number;
@@ -95,6 +95,16 @@ export class InputFile {
 
   get size(): number {
     return this.opened.size;
+  }
+
+  /** The file as it was when opened (device, inode, size, modification time). */
+  get identity(): Identity {
+    return { ...this.opened };
+  }
+
+  /** What differs between the file opened here and `earlier` (another opening of the path), in words; null when nothing does. */
+  changedFrom(earlier: Identity): string | null {
+    return changeOf(earlier, this.opened, this.opened);
   }
 
   /** `readSync` at `position` into `buffer`; returns the bytes read. */

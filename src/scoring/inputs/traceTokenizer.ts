@@ -4,18 +4,24 @@
  * `profLens.inputs.tokenizerFolder` setting), in the model path itself when it is a local folder,
  * or in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, `~/.cache/huggingface/hub`).
  * Nothing is downloaded: when none is found, the message says exactly what to fetch and where.
+ * A run folder is untrusted input: the metadata is read only as a small regular file, a folder it
+ * names is used only inside the run's folder, and the tokenizer runs in a worker on a time budget
+ * (traceDecoder.ts).
  */
-import { readdir as readdirCallback, readFile as readFileCallback, stat as statCallback } from 'node:fs';
+import { readdir as readdirCallback, realpath as realpathCallback, stat as statCallback } from 'node:fs';
 import { promisify } from 'node:util';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { AdaptContext, TokenDecoder } from '../../core/formatsTrainers';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import type { AdaptContext } from '../../core/formatsTrainers';
 import { InputFile } from './inputFile';
+import { readSideFile } from './sideFiles';
+import { TraceDecoder } from './traceDecoder';
+import { MAX_RUN_METADATA_BYTES } from './traceLimits';
 
 // Through `node:fs` itself: every analysis looks here, and `node:fs/promises` (with what it loads) stays out of a command's start.
 const readdir = promisify(readdirCallback);
-const readFile = promisify(readFileCallback);
 const stat = promisify(statCallback);
+const realpath = promisify(realpathCallback);
 
 /** Where to look, beside the metadata. */
 export interface TokenizerLookup {
@@ -69,7 +75,8 @@ async function runModel(path: string): Promise<{ model: string; metadata: string
   const ordered = [...names.filter((n) => n === `${run}_metadata.jsonl`), ...names.filter((n) => n !== `${run}_metadata.jsonl`).sort()];
   for (const name of ordered) {
     try {
-      const record = JSON.parse((await readFile(join(dir, name), 'utf8')).split('\n')[0] ?? '') as { model_name?: unknown };
+      // Only a small regular file: a FIFO named like metadata would hold the read for ever.
+      const record = JSON.parse(firstLineOf(readSideFile(join(dir, name), MAX_RUN_METADATA_BYTES))) as { model_name?: unknown };
       if (typeof record.model_name === 'string' && record.model_name !== '') return { model: record.model_name, metadata: join(dir, name) };
     } catch {
       continue;
@@ -78,8 +85,29 @@ async function runModel(path: string): Promise<{ model: string; metadata: string
   return null;
 }
 
-async function hasTokenizer(dir: string): Promise<boolean> {
-  return stat(join(dir, 'tokenizer.json')).then((s) => s.isFile(), () => false);
+/** Where a tokenizer was found, in words for messages. */
+type Place = 'your tokenizer folder' | "the run's folder" | 'the Hugging Face cache';
+
+/**
+ * A folder's tokenizer files: `tokenizer.json` a regular file (followed through links) inside
+ * `root` (null: anywhere, for the folder the user gave), or null.
+ */
+async function tokenizerFiles(dir: string, root: string | null): Promise<{ tokenizer: string; config: string | null } | null> {
+  const tokenizer = await realFileUnder(join(dir, 'tokenizer.json'), root);
+  if (!tokenizer) return null;
+  return { tokenizer, config: await realFileUnder(join(dir, 'tokenizer_config.json'), root) };
+}
+
+/** The real path of `path` when it is a regular file inside `root` (links followed, on both sides); else null. */
+async function realFileUnder(path: string, root: string | null): Promise<string | null> {
+  try {
+    const file = await realpath(path);
+    const inside = root === null ? '' : relative(await realpath(root), file);
+    if (inside.startsWith('..') || isAbsolute(inside)) return null;
+    return (await stat(file)).isFile() ? file : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The Hugging Face hub cache folders, as huggingface_hub resolves them. */
@@ -90,34 +118,32 @@ export function hubCaches(lookup: TokenizerLookup): string[] {
   return [...new Set(dirs.filter((d): d is string => typeof d === 'string' && d !== ''))];
 }
 
-/** A model's snapshot folder in a hub cache that holds its tokenizer (the `main` ref first). */
-async function cachedSnapshot(cache: string, model: string): Promise<string | null> {
+/** A model's snapshot in a hub cache whose tokenizer is a file of that model's cache folder (the `main` ref first). */
+async function cachedSnapshot(cache: string, model: string): Promise<{ dir: string; files: { tokenizer: string; config: string | null } } | null> {
   const repo = join(cache, `models--${model.replace(/\//g, '--')}`);
-  const main = await readFile(join(repo, 'refs', 'main'), 'utf8').then((t) => t.trim(), () => null);
-  if (main && (await hasTokenizer(join(repo, 'snapshots', main)))) return join(repo, 'snapshots', main);
-  const snapshots = await readdir(join(repo, 'snapshots')).catch(() => [] as string[]);
-  for (const s of snapshots.sort()) if (await hasTokenizer(join(repo, 'snapshots', s))) return join(repo, 'snapshots', s);
+  let main: string | null = null;
+  try {
+    main = readSideFile(join(repo, 'refs', 'main'), 4096).trim();
+  } catch {
+    // No `main` ref (or not a small file): the snapshots in name order.
+  }
+  const names = await readdir(join(repo, 'snapshots')).catch(() => [] as string[]);
+  const ordered = main && names.includes(main) ? [main, ...names.filter((n) => n !== main).sort()] : names.sort();
+  for (const name of ordered) {
+    const files = await tokenizerFiles(join(repo, 'snapshots', name), repo);
+    if (files) return { dir: join(repo, 'snapshots', name), files };
+  }
   return null;
 }
 
-const loaded = new Map<string, Promise<TokenDecoder>>();
+const loaded = new Map<string, TraceDecoder>();
 
-async function loadDecoder(dir: string, name: string): Promise<TokenDecoder> {
-  const json = JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')) as object;
-  const config = await readFile(join(dir, 'tokenizer_config.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>, () => ({}));
-  // Loaded here, for the one kind of file that needs it: every other command starts without it.
-  const { Tokenizer } = await import('@huggingface/tokenizers');
-  const tokenizer = new Tokenizer(json, config);
-  // Special tokens are kept: the chat template's tags tell the transcript reader where turns are.
-  return { name: `${name} (${dir})`, decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }) };
-}
-
-function decoderAt(dir: string, name: string): Promise<TokenDecoder> {
-  let decoder = loaded.get(dir);
+function decoderAt(found: { dir: string; files: { tokenizer: string; config: string | null } }, model: string, place: Place): TraceDecoder {
+  const key = `${found.files.tokenizer}\u0000${found.files.config ?? ''}`;
+  let decoder = loaded.get(key);
   if (!decoder) {
-    decoder = loadDecoder(dir, name);
-    loaded.set(dir, decoder);
-    decoder.catch(() => loaded.delete(dir));
+    decoder = new TraceDecoder({ name: `${model} (from ${place}: ${found.dir})`, tokenizerPath: found.files.tokenizer, tokenizerConfigPath: found.files.config });
+    loaded.set(key, decoder);
   }
   return decoder;
 }
@@ -125,31 +151,36 @@ function decoderAt(dir: string, name: string): Promise<TokenDecoder> {
 /**
  * What the records of `path` need from outside the file: for open-instruct traces, a decoder, or
  * the exact words of what is missing. Other files need nothing (no disk is read beyond a line).
+ * A tokenizer is taken only from three places, said in its name: the folder the user gives, a
+ * folder inside the run's own folder (the metadata's `model_name` may name any path; a run folder
+ * is not trusted to point outside itself), or the model's folder in the Hugging Face cache.
  */
 export async function adaptContextFor(path: string, lookup: TokenizerLookup = {}, line?: string): Promise<AdaptContext> {
   const first = line ?? (await firstLine(path).catch(() => ''));
   if (!looksLikeTokenTrace(first)) return {};
   const run = await runModel(path);
-  const given = lookup.tokenizerDir ? (isAbsolute(lookup.tokenizerDir) ? lookup.tokenizerDir : join(dirname(path), lookup.tokenizerDir)) : null;
-  try {
-    if (given && (await hasTokenizer(given))) return { decoder: await decoderAt(given, run?.model ?? basename(given)) };
-    if (run) {
-      const local = isAbsolute(run.model) ? run.model : join(dirname(path), run.model);
-      if (await hasTokenizer(local)) return { decoder: await decoderAt(local, run.model) };
-      for (const cache of hubCaches(lookup)) {
-        const snapshot = await cachedSnapshot(cache, run.model);
-        if (snapshot) return { decoder: await decoderAt(snapshot, run.model) };
-      }
-    }
-  } catch (error) {
-    return { decoderProblem: `open-instruct traces hold token ids only, and the tokenizer found for them could not be loaded: ${(error as Error).message}` };
+  const runDir = dirname(path);
+  const given = lookup.tokenizerDir ? (isAbsolute(lookup.tokenizerDir) ? lookup.tokenizerDir : join(runDir, lookup.tokenizerDir)) : null;
+  const givenFiles = given ? await tokenizerFiles(given, null) : null;
+  if (given && givenFiles) return { decoder: decoderAt({ dir: given, files: givenFiles }, run?.model ?? basename(given), 'your tokenizer folder') };
+  if (!run) return { decoderProblem: missingTokenizer(run, given, hubCaches(lookup)) };
+  const local = isAbsolute(run.model) ? run.model : join(runDir, run.model);
+  const localFiles = await tokenizerFiles(local, runDir);
+  if (localFiles) return { decoder: decoderAt({ dir: local, files: localFiles }, run.model, "the run's folder") };
+  for (const cache of hubCaches(lookup)) {
+    const snapshot = await cachedSnapshot(cache, run.model);
+    if (snapshot) return { decoder: decoderAt(snapshot, run.model, 'the Hugging Face cache') };
   }
-  return { decoderProblem: missingTokenizer(run, given, hubCaches(lookup)) };
+  const outside = await stat(join(local, 'tokenizer.json')).then((s) => s.isFile(), () => false);
+  return { decoderProblem: missingTokenizer(run, given, hubCaches(lookup), outside ? local : null) };
 }
 
-function missingTokenizer(run: { model: string; metadata: string } | null, given: string | null, caches: readonly string[]): string {
+function missingTokenizer(run: { model: string; metadata: string } | null, given: string | null, caches: readonly string[], outside: string | null = null): string {
   const giveFolder = 'or give a folder that holds its tokenizer.json: --tokenizer <dir> on the command line, the profLens.inputs.tokenizerFolder setting in the editor';
   const notGiven = given ? `${given} has no tokenizer.json; ` : '';
+  if (run && outside) {
+    return `open-instruct traces hold token ids only; the run's metadata (${run.metadata}) names ${outside}, whose tokenizer.json is outside the run's folder, and a tokenizer is taken from outside it only when you give it: --tokenizer ${outside} on the command line, the profLens.inputs.tokenizerFolder setting in the editor`;
+  }
   if (!run) return `open-instruct traces hold token ids only, and no *_metadata.jsonl beside this file names the model that wrote them: ${notGiven}give a folder that holds its tokenizer.json (--tokenizer <dir>, or the profLens.inputs.tokenizerFolder setting)`;
   const where = caches.map((c) => join(c, `models--${run.model.replace(/\//g, '--')}`)).join(', ');
   return `open-instruct traces hold token ids only; to read them PROF Lens needs the tokenizer of ${run.model} (named in ${run.metadata}), and found none: ${notGiven}not in ${where}. `

@@ -17,6 +17,9 @@ import { eachBrief } from '../../core/fileAnalysis';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorers/scorer';
 
+
+/** Diagnostics about the whole file rather than a line: a token-id trace file's tokenizer, missing or not used. */
+const WHOLE_FILE_NOTES = new Set(['needs-tokenizer']);
 /** Records and unreadable lines, as a file's reader yields them batch by batch. */
 export interface RecordBatch {
   records: readonly SourceRecord[];
@@ -59,6 +62,8 @@ class FileSummariser {
   private unreadable = 0;
   private unstepped = 0;
   private records = 0;
+  /** Why none of the file's records could be read (its tokenizer), said once whatever the steps. */
+  private fileReason: string | null = null;
   private readonly fallbackStep: number | null;
 
   constructor(private readonly options: SummariseOptions) {
@@ -91,13 +96,20 @@ class FileSummariser {
     const figures: FileFigures = { parts: this.parts, unstepped: this.unstepped, unreadableLines: this.unreadable, problems: this.problems };
     if (this.problemCount > MAX_PROBLEMS) this.problems.push(`… and ${this.problemCount - MAX_PROBLEMS} more problems`);
     if (this.records === 0) figures.error = this.unreadable > 0 ? `no readable record (${this.unreadable} unreadable line${this.unreadable === 1 ? '' : 's'})` : 'the file is empty';
+    else if (this.parts.length === 0 && this.fileReason !== null) figures.error = this.fileReason;
     else if (this.parts.length === 0 && this.unstepped < this.records) figures.error = 'no rollouts found in its records';
+    else if (this.fileReason !== null) this.problems.unshift(this.fileReason);
     return figures;
   }
 
   private note(d: Diagnostic): void {
     if (d.severity === 'info') return;
     if (d.severity === 'error') this.unreadable++;
+    // Each step's analysis says it once: the file says it once, first, without a line number.
+    if (WHOLE_FILE_NOTES.has(d.code)) {
+      this.fileReason ??= d.message.replace(/^line \d+: /, '').replace(/ \(and \d+ more lines? alike\)$/, '');
+      return;
+    }
     if (++this.problemCount <= MAX_PROBLEMS) this.problems.push(d.message);
   }
 

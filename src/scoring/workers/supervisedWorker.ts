@@ -191,6 +191,9 @@ export class SupervisedWorker<Reply> {
     if (!job) return;
     if (!isFinal) return job.options.onReply?.(message);
     running.inFlight.delete(id);
+    // The watchdog now follows the oldest request left, or stops: a timer left armed for a finished
+    // request would keep a command's process alive for the whole budget after its work is done.
+    if (running === this.current) this.armWatchdog();
     if (!job.isInit) this.crashes = 0;
     job.resolve(message);
     this.idleCheck(running);
