@@ -30,7 +30,7 @@ import { analyseAtThreshold } from '../threshold';
 import { thresholdText } from '../../core/presentation/thresholdWords';
 import { withScorer } from '../scorerOptions';
 import { openInput } from '../analyseFile';
-import { nothingReadable, printDiagnostics } from './report';
+import { nothingReadable, printDiagnostics, printTieWarning } from './report';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 
 export async function filterCommand(argv: string[], io: CliIo): Promise<number> {
@@ -64,6 +64,7 @@ export async function filterCommand(argv: string[], io: CliIo): Promise<number> 
     const r = analysis.report;
     io.stderr(`${file}: kept ${r.kept} of ${r.rollouts} rollouts (${written} lines) → ${output}${decisionsPath ? `; decisions → ${decisionsPath}` : ''}\n`);
     printDiagnostics(analysis, io);
+    printTieWarning(analysis, io);
     return r.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
   } finally {
     input.close();

@@ -1,6 +1,7 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
 import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
 import { groupRowsOf } from '../../core/groupRows';
+import { tieWarningText } from '../../core/presentation/tieWords';
 import { groupIds } from '../../core/decisionLines';
 import { strongestFirst } from '../../core/flagStrength';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
@@ -23,6 +24,7 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(reportJson(analysis, threshold.source))) + '\n');
   else io.stdout(terminalText(renderReport(analysis, 110, threshold.source)));
   printDiagnostics(analysis, io);
+  printTieWarning(analysis, io);
   return analysis.report.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
 }
 
@@ -48,6 +50,7 @@ export function reportJson(a: FileAnalysis, threshold?: ThresholdSource): Record
     ...(threshold ? { threshold: thresholdJson(threshold) } : {}),
     ...rest,
     diagnostics: a.diagnostics.length,
+    tiesDecided: { droppedByTie: a.report.byReason['dropped-tie'] ?? 0, ranked: a.report.rollouts - a.report.notRanked },
     groupList: groupRowsOf(a),
     falsePositiveList: falsePositiveRows(a),
   };
@@ -84,4 +87,10 @@ export function printDiagnostics(a: FileAnalysis, io: CliIo, limit = 20): void {
   const serious = a.diagnostics.filter((d) => d.severity !== 'info');
   for (const d of serious.slice(0, limit)) io.stderr(`${a.fileName}:${d.line}: ${d.severity}: ${capText(d.message, 1000)}\n`);
   if (serious.length > limit) io.stderr(`${a.fileName}: … and ${serious.length - limit} more problems\n`);
+}
+
+/** One stderr line when ties decided more than a fifth of the ranked rollouts (file order, not steps). */
+export function printTieWarning(a: FileAnalysis, io: CliIo): void {
+  const line = tieWarningText(a.scorer.label, a.report.byReason['dropped-tie'] ?? 0, a.report.rollouts - a.report.notRanked);
+  if (line !== null) io.stderr(`${a.fileName}: ${line}\n`);
 }

@@ -18,6 +18,7 @@ import { summariseFile } from '../../scoring/run/summariseFile';
 import { jobsOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
+import { tieWarningText } from '../../core/presentation/tieWords';
 import { renderTrend } from '../run/runTable';
 import { terminalJson, terminalText } from '../terminalText';
 
@@ -138,6 +139,12 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       else if (args.flags.has('--csv')) io.stdout(terminalText(trendCsv(result.runs)));
       else io.stdout(terminalText(renderTrend(result.runs, scorer.label)));
       for (const message of damaged) io.stderr(message);
+      for (const run of result.runs) {
+        const ties = run.steps.reduce((n, st) => n + (st.byReason['dropped-tie'] ?? 0), 0);
+        const ranked = run.steps.reduce((n, st) => n + st.rollouts - st.notRanked, 0);
+        const line = tieWarningText(scorer.label, ties, ranked);
+        if (line !== null) io.stderr(`${run.path}: ${line}\n`);
+      }
       for (const message of result.modelErrors) io.stderr(`prof-lens trend: ${message} The checker scored instead.\n`);
       const problems = result.runs.flatMap((r) => r.problems);
       for (const p of problems) io.stderr(`${p.file}: ${p.message}\n`);

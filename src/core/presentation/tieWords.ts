@@ -54,3 +54,18 @@ export function tieNoticeText(scorer: string, tied: number, rollouts: number): s
 export function isMostlyTies(tied: number, ranked: number): boolean {
   return ranked > 0 && tied * 2 > ranked;
 }
+
+/** Above this share of the ranked rollouts decided by file order, the commands say so. */
+export const TIE_WARNING_SHARE = 0.2;
+
+/**
+ * The one line `report`, `filter` and `trend` print when ties decide more than a fifth of the
+ * ranked rollouts; null below that. `droppedByTie`: rollouts PROF removed from a tie by file order.
+ */
+export function tieWarningText(scorer: string, droppedByTie: number, ranked: number): string | null {
+  if (ranked === 0 || droppedByTie <= TIE_WARNING_SHARE * ranked) return null;
+  const share = `${((100 * droppedByTie) / ranked).toFixed(0)}%`;
+  return `ties decided ${droppedByTie.toLocaleString('en-US')} of ${ranked.toLocaleString('en-US')} ranked rollouts (${share}): `
+    + `their step scores (${scorer}) are equal, so they were removed by file order, not by their steps; `
+    + 'a process reward model or a critic (--scorer onnx|http|critic) would rank them';
+}
