@@ -43,7 +43,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add = parser.add_argument
     add("--model", default=DEFAULT_MODEL, help="hub repo id or local checkpoint folder (default: %(default)s)")
     add("--revision", default=None, help="hub revision (branch, tag or commit) to download")
-    add("--model-name", default=None, help="name for prof-lens.json (default: --model when it is a repo id)")
+    add("--model-name", default=None,
+        help="name for prof-lens.json (default: --model when it is a repo id; for a local folder, "
+             "'local:<folder name>', since a folder on disk may hold any weights)")
     add("--out", required=True, type=Path, help="output folder; must be empty or absent unless --force")
     add("--dtype", choices=("fp32", "fp16"), default="fp32", help="weights dtype of the export (default: %(default)s)")
     add("--quantize", choices=("none", "int8", "int4"), default="none",
@@ -136,7 +138,7 @@ def export_raw(wrapper, raw_dir: Path, device: str, opset: int) -> Path:
     dummy = torch.randint(100, 1000, (2, 23), dtype=torch.long, device=device)
     mask = torch.ones_like(dummy)
     raw = raw_dir / ONNX_FILE
-    log(f"exporting with torch.onnx.export (opset {opset}); this traces the whole 7B model")
+    log(f"exporting with torch.onnx.export (opset {opset}); this traces the whole model")
     with torch.no_grad():
         torch.onnx.export(
             wrapper,
@@ -214,6 +216,19 @@ def copy_tokenizer(checkpoint: Path, out_dir: Path) -> int:
     return separator_id
 
 
+def manifest_model_name(args: argparse.Namespace) -> str:
+    """The name prof-lens.json gives the model: shown to users and part of every score's cache key.
+
+    A hub id names what was downloaded. A local folder names only itself: it may hold the real
+    checkpoint, a fine-tune or a test model, and claiming the hub's name would mix their scores
+    in the cache and mislead whoever reads the status bar.
+    """
+    if args.model_name:
+        return args.model_name
+    local = Path(args.model)
+    return f"local:{local.resolve().name}" if local.is_dir() else args.model
+
+
 def write_json(path: Path, value: dict) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 
@@ -285,7 +300,7 @@ def run(job: Job) -> int:
     save_single_data_file(raw if args.quantize == "none" else quantize(raw, job.work, args.quantize), job.out)
     write_json(job.out / "prof-lens.json", {
         "profile": "qwen-prm",
-        "model": args.model_name or (DEFAULT_MODEL if Path(args.model).is_dir() else args.model),
+        "model": manifest_model_name(args),
         "maxTokens": MAX_TOKENS,
         "separatorId": job.separator_id,
     })

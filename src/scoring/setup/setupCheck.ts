@@ -4,9 +4,8 @@
  * ONNX scorer itself), the configured PRM endpoints and critic endpoints, each one's state. It
  * builds a plain report; the editor and the CLI only display it. No `vscode` import.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { defaultProviders } from '../scorers/onnx/onnxScorer';
+import { PROVIDER_FILES, binaryFolder, missingProviderFiles } from '../scorers/onnx/providerFiles';
 import { checkModelFolder } from './setupModelCheck';
 import { checkEndpoints, endpointSectionTitle } from './setupEndpointCheck';
 import { messageOf, type CheckLine, type CheckSection, type CheckStatus } from './checkLines';
@@ -48,12 +47,6 @@ export interface SetupCheckOptions {
 
 type Ort = typeof import('onnxruntime-node');
 
-/** Provider libraries onnxruntime-node loads from its binary folder when a provider is not bundled. */
-const PROVIDER_FILES: Record<string, string[]> = {
-  cuda: ['libonnxruntime_providers_shared.so', 'libonnxruntime_providers_cuda.so'],
-  tensorrt: ['libonnxruntime_providers_shared.so', 'libonnxruntime_providers_tensorrt.so'],
-};
-
 function environmentSection(options: SetupCheckOptions): CheckSection {
   const { versions } = process;
   return {
@@ -72,21 +65,10 @@ function environmentSection(options: SetupCheckOptions): CheckSection {
   };
 }
 
-/** The folder onnxruntime-node loads its native binding and provider libraries from. */
-function binaryFolder(): string | null {
-  try {
-    const entry = require.resolve('onnxruntime-node');
-    return join(dirname(entry), '..', 'bin', 'napi-v6', process.platform, process.arch);
-  } catch {
-    return null;
-  }
-}
-
 function describeBackend(backend: { name: string; bundled: boolean }, folder: string | null): string {
   if (backend.bundled) return `${backend.name} (bundled)`;
-  const files = PROVIDER_FILES[backend.name];
-  if (!files || folder === null) return `${backend.name} (not bundled)`;
-  const missing = files.filter((f) => !existsSync(join(folder, f)));
+  if (!PROVIDER_FILES[backend.name] || folder === null) return `${backend.name} (not bundled)`;
+  const missing = missingProviderFiles(backend.name, folder);
   return missing.length === 0 ? `${backend.name} (installed)` : `${backend.name} (not installed: ${missing.join(', ')} missing)`;
 }
 

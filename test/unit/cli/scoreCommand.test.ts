@@ -27,6 +27,10 @@ describe('prof-lens score with a local ONNX model (tiny test model through the r
     const result = cliProcess(['score', EXAMPLE, '-o', out, '--model', join(dir, 'tiny'), '--cache-dir', join(dir, 'cache')]);
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/scoring with onnx qwen-prm \(cpu/);
+    // The platform default tries cuda first; without its library it is skipped, not attempted, so
+    // onnxruntime prints no red loader error, and the user is told why cpu runs.
+    expect(result.stderr).toMatch(/\(cpu; cuda unavailable\)/);
+    expect(result.stderr).not.toMatch(/\[E:onnxruntime|Failed to load library/);
     const input = readFileSync(EXAMPLE, 'utf8').trim().split('\n');
     const output = readFileSync(out, 'utf8').trim().split('\n');
     expect(output.length).toBe(input.length);

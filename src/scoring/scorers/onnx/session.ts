@@ -7,6 +7,7 @@
 import * as ort from 'onnxruntime-node';
 import type { ReadoutSpec } from '../../../protocol/onnx';
 import { floatToHalf, padBatch, readScores } from './tensors';
+import { binaryFolder, loadableProviders } from './providerFiles';
 
 export interface OpenSessionOptions {
   modelPath: string;
@@ -14,6 +15,8 @@ export interface OpenSessionOptions {
   intraOpThreads: number | null;
   profile: string;
   readout: ReadoutSpec;
+  /** Where provider libraries are looked for; default onnxruntime-node's own binary folder. */
+  binaryFolder?: string | null;
 }
 
 interface InputSlot {
@@ -53,17 +56,25 @@ async function createWithFallback(options: OpenSessionOptions): Promise<CreatedS
     graphOptimizationLevel: 'all',
     ...(options.intraOpThreads === null ? {} : { intraOpNumThreads: options.intraOpThreads }),
   };
-  const requested = options.providers.length > 0 ? [...options.providers] : ['cpu'];
+  const asked = options.providers.length > 0 ? [...options.providers] : ['cpu'];
+  // A provider whose libraries are not installed is not tried: the attempt would fail anyway, and
+  // onnxruntime prints that failure in red on stderr whatever log level is set once the process's
+  // first session has fixed it. The user learns why from fallbackReason instead.
+  const { providers: loadable, skipped } = loadableProviders(asked, options.binaryFolder === undefined ? binaryFolder() : options.binaryFolder);
+  const requested = loadable.length > 0 ? loadable : ['cpu'];
+  const skippedReason = skipped.length > 0 ? skipped.join('; ') : null;
   const isCpuOnly = requested.every((p) => p === 'cpu');
-  // A missing GPU provider is expected and reported through fallbackReason; onnxruntime would
-  // also print it in red on stderr (the level applies from the first session of the process).
+  // A GPU provider that is installed but cannot start (no driver, wrong CUDA) is reported through
+  // fallbackReason; onnxruntime would also print it on stderr (the level applies from the first
+  // session of the process).
   if (!isCpuOnly) ort.env.logLevel = 'fatal';
   try {
     const session = await ort.InferenceSession.create(options.modelPath, { ...base, executionProviders: requested });
-    return { session, provider: requested[0] as string, fallbackReason: null };
+    return { session, provider: requested[0] as string, fallbackReason: skippedReason };
   } catch (err) {
     if (isCpuOnly) throw new Error(`cannot load ${options.modelPath}: ${firstLine((err as Error).message)}`);
-    const reason = `${requested.filter((p) => p !== 'cpu').join(', ')} unavailable: ${firstLine((err as Error).message)}`;
+    const failed = `${requested.filter((p) => p !== 'cpu').join(', ')} unavailable: ${firstLine((err as Error).message)}`;
+    const reason = skippedReason === null ? failed : `${skippedReason}; ${failed}`;
     try {
       const session = await ort.InferenceSession.create(options.modelPath, { ...base, executionProviders: ['cpu'] });
       return { session, provider: 'cpu', fallbackReason: reason };

@@ -12,8 +12,11 @@ export interface PrmTokenizer {
   /**
    * Token ids of `text`. Special tokens written in the text (`<|im_end|>`) become their ids.
    * `addSpecialTokens` runs the tokenizer's post-processor (e.g. a Llama `<s>`); default false.
+   * `plainIds`: added tokens whose text is read as ordinary characters here. A PRM's step
+   * separator is one (`<extra_0>` in the Qwen PRM's vocabulary): the scorer inserts it by id, and
+   * the same text inside a rollout is what the policy wrote, not a step boundary.
    */
-  encode(text: string, options?: { addSpecialTokens?: boolean }): number[];
+  encode(text: string, options?: { addSpecialTokens?: boolean; plainIds?: readonly number[] }): number[];
   /** The beginning-of-sequence id from `tokenizer_config.json`, or null when it names none. */
   readonly bosId: number | null;
   /** The padding id from `tokenizer_config.json`, or null when it names none. */
@@ -28,6 +31,11 @@ function tokenContent(value: unknown): string | null {
   return null;
 }
 
+function addedTokensOf(tokenizerJson: object): { id: number }[] {
+  const list = (tokenizerJson as { added_tokens?: unknown }).added_tokens;
+  return Array.isArray(list) ? list.filter((t): t is { id: number } => typeof (t as { id?: unknown })?.id === 'number') : [];
+}
+
 /** Wraps parsed `tokenizer.json` and `tokenizer_config.json` objects. */
 export function createPrmTokenizer(tokenizerJson: object, tokenizerConfig: Record<string, unknown>): PrmTokenizer {
   const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
@@ -35,9 +43,28 @@ export function createPrmTokenizer(tokenizerJson: object, tokenizerConfig: Recor
     const content = tokenContent(tokenizerConfig[key]);
     return content === null ? null : (tokenizer.token_to_id(content) ?? null);
   };
+  // Tokenizers that read some added tokens as plain text, built on first use: the library splits
+  // every added token out of the text before BPE and has no switch for one of them, so the
+  // variant is the same tokenizer.json without those entries.
+  const variants = new Map<string, Tokenizer>();
+  const addedIds = new Set(addedTokensOf(tokenizerJson).map((t) => t.id));
+  const tokenizerFor = (plainIds: readonly number[] | undefined): Tokenizer => {
+    const dropped = [...new Set(plainIds ?? [])].filter((id) => addedIds.has(id)).sort((a, b) => a - b);
+    if (dropped.length === 0) return tokenizer;
+    const key = dropped.join(',');
+    let variant = variants.get(key);
+    if (!variant) {
+      const kept = addedTokensOf(tokenizerJson).filter((t) => !dropped.includes(t.id));
+      variant = new Tokenizer({ ...tokenizerJson, added_tokens: kept }, tokenizerConfig);
+      variants.set(key, variant);
+    }
+    return variant;
+  };
   return {
     encode: (text, options) =>
-      text === '' ? [] : tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
+      text === ''
+        ? []
+        : tokenizerFor(options?.plainIds).encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
     bosId: idOf('bos_token'),
     padId: idOf('pad_token'),
   };

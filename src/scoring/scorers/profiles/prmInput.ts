@@ -58,7 +58,11 @@ function stepwiseSegments(profile: PrmProfile, prompt: string, steps: readonly s
   return segments;
 }
 
-function encodeSegments(tokenizer: PrmTokenizer, segments: readonly Segment[]): { ids: number[]; separators: number[] } {
+function encodeSegments(tokenizer: PrmTokenizer, segments: readonly Segment[], separatorId: number): { ids: number[]; separators: number[] } {
+  // The separator is placed by id only: written in a prompt or a step (a policy quoting the format,
+  // a rollout scored twice), its text stays text, so it neither adds a boundary the scorer does
+  // not read nor feeds the model a token the card's input would not have there.
+  const plain = { plainIds: [separatorId] };
   const ids: number[] = [];
   const separators: number[] = [];
   for (const segment of segments) {
@@ -66,7 +70,7 @@ function encodeSegments(tokenizer: PrmTokenizer, segments: readonly Segment[]): 
       if (segment.isSeparator) separators.push(ids.length);
       ids.push(segment.id);
     } else {
-      for (const id of tokenizer.encode(segment.text)) ids.push(id);
+      for (const id of tokenizer.encode(segment.text, plain)) ids.push(id);
     }
   }
   return { ids, separators };
@@ -106,7 +110,7 @@ export function buildPrmInput(options: BuildPrmInputOptions): PrmInput {
     built = shepherdIds(options);
   } else {
     const layout = profile.name === 'qwen-prm' ? qwenSegments : stepwiseSegments;
-    built = encodeSegments(tokenizer, layout(profile, prompt, steps));
+    built = encodeSegments(tokenizer, layout(profile, prompt, steps), profile.separatorId);
   }
   const fitting = built.separators.filter((p) => p < maxTokens);
   if (fitting.length === built.separators.length) {

@@ -94,7 +94,8 @@ describe('onnx scorer on a tiny qwen-prm model', () => {
     const scorer = await open('tiny', { providers: ['cuda', 'cpu'] });
     const info = await scorer.start();
     expect(info.provider).toBe('cpu');
-    expect(info.fallbackReason).toMatch(/^cuda unavailable: /);
+    // This checkout has onnxruntime-node's CPU build only: the CUDA provider library is absent.
+    expect(info.fallbackReason).toMatch(/^cuda unavailable: provider library not installed \(libonnxruntime_providers_shared\.so, libonnxruntime_providers_cuda\.so missing\)/);
     expect(info.label).toBe('onnx qwen-prm (cpu; cuda unavailable)');
     const [result] = await scorer.score([ITEMS[2]!]);
     expect(result).toMatchObject({ kind: 'scored', scorer: 'onnx:qwen-prm@cpu' });

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createPrmTokenizer } from '../../../../../src/scoring/scorers/profiles/checkpointTokenizer';
 import { buildPrmInput } from '../../../../../src/scoring/scorers/profiles/prmInput';
 import { parseProfileManifest, resolveProfile, type PrmProfile } from '../../../../../src/scoring/scorers/profiles/profile';
-import { qwenTokenizer } from '../onnx/fixtures';
+import { qwenTokenizer, qwenTokenizerDir } from '../onnx/fixtures';
 
 const tokenizer = qwenTokenizer();
 const profileOf = (manifest: Record<string, unknown>): PrmProfile =>
@@ -46,6 +49,34 @@ describe('buildPrmInput: qwen-prm', () => {
   it('uses the manifest context limit by default', () => {
     const short = profileOf({ profile: 'qwen-prm', maxTokens: 45 });
     expect(buildPrmInput({ profile: short, tokenizer, prompt: PROMPT, steps: STEPS }).unscoredFromStep).toBe(1);
+  });
+});
+
+/** The Qwen2.5 tokenizer with id 151651 named `<extra_0>` as in the PRM's own tokenizer files. */
+function prmNamedTokenizer(): ReturnType<typeof qwenTokenizer> {
+  const json = JSON.parse(readFileSync(join(qwenTokenizerDir(), 'tokenizer.json'), 'utf8')) as { added_tokens: { id: number; content: string }[] };
+  for (const t of json.added_tokens) if (t.id === 151651) t.content = '<extra_0>';
+  const config = JSON.parse(readFileSync(join(qwenTokenizerDir(), 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  return createPrmTokenizer(json, config);
+}
+
+describe('buildPrmInput: qwen-prm with the PRM\'s own vocabulary (151651 = <extra_0>)', () => {
+  const prm = prmNamedTokenizer();
+  const profile = resolveProfile(parseProfileManifest({ model: 'test', profile: 'qwen-prm' }), prm);
+
+  it('reads <extra_0> written in a step as text: one separator per step, none inside it', () => {
+    expect(prm.encode('a<extra_0>b')).toContain(151651);
+    const steps = ['Join steps with <extra_0> tokens.', 'The answer is 5.'];
+    const input = buildPrmInput({ profile, tokenizer: prm, prompt: 'Why <extra_0>?', steps });
+    expect(input.ids.filter((id) => id === 151651).length).toBe(2);
+    expect(input.separatorPositions.map((p) => input.ids[p])).toEqual([151651, 151651]);
+    // The literal is tokenized as the characters a stock Qwen tokenizer reads there.
+    const stock = buildPrmInput({ profile: profileOf({ profile: 'qwen-prm' }), tokenizer, prompt: 'Why <extra_0>?', steps });
+    expect(input).toEqual(stock);
+  });
+
+  it('lays out a rollout without the literal exactly as before', () => {
+    expect(buildPrmInput({ profile, tokenizer: prm, prompt: PROMPT, steps: STEPS }).ids).toEqual(QWEN_IDS);
   });
 });
 
