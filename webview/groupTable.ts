@@ -27,6 +27,10 @@ const COLUMNS = ['', 'Line', '', 'Answer', 'H', 'Mean · min', 'Consistency', 'S
 /** Accessible names of the columns whose headers are short or empty. */
 const COLUMN_NAMES: Record<number, string> = { 0: 'Show steps', 2: 'Outcome', 5: 'Mean and minimum step score', 7: 'Step scores' };
 const NUMERIC_COLUMNS = new Set([1, 4, 5, 6]);
+/** Class of each column's header, where the narrow layout (panel.css) treats the column apart. */
+const COLUMN_CLASSES: Record<number, string> = { 6: 'consistency' };
+/** An answer's characters in its cell: a half-width panel still has room for the decision beside it. */
+const ANSWER_CHARS = 12;
 
 /** Score → one of five colour buckets (0–0.2 … 0.8–1), or `none` for an unscored step. */
 export function scoreBucket(score: number | null): string {
@@ -42,7 +46,9 @@ export function scoreStrip(scores: readonly (number | null)[], lowSteps: readonl
     class: `cell b${scoreBucket(score)}${lowSteps.includes(i) ? ' low' : ''}`,
   }, [svgTitle(`step ${i + 1}: ${formatScore(score)}${lowSteps.includes(i) ? ' (low)' : ''}`)]));
   const label = scores.length === 0 ? 'no steps' : `step scores ${scores.map(formatScore).join(', ')}`;
-  return svg('svg', { class: 'strip', width: Math.max(cell, scores.length * cell), height: 14, role: 'img', 'aria-label': label }, cells);
+  const width = Math.max(cell, scores.length * cell);
+  // The viewBox lets a narrow panel squeeze the strip sideways (panel.css) and keep every step in it.
+  return svg('svg', { class: 'strip', width, height: 14, viewBox: `0 0 ${width} 14`, preserveAspectRatio: 'none', role: 'img', 'aria-label': label }, cells);
 }
 
 function penaltyCell(view: ViewRow, whatIf: WhatIfSettings): HTMLElement {
@@ -107,14 +113,14 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
       h('td', { children: [toggleButton(view, context)] }),
       h('td', { className: 'num', children: where, attrs: { title: cell.title } }),
       h('td', { className: `outcome ${row.outcome}`, text: outcome.symbol, attrs: { title: outcome.word } }),
-      h('td', { className: 'answer', text: clip(row.extracted, 28), attrs: { title: row.extracted ?? '' } }),
+      h('td', { className: 'answer', text: clip(row.extracted, ANSWER_CHARS), attrs: { title: row.extracted ?? '' } }),
       penaltyCell(view, context.whatIf),
       h('td', { className: 'num', children: [
         formatScore(summary.mean), ' · ',
         h('span', { className: view.facts.lowSteps.length > 0 ? 'low' : '', text: formatScore(summary.min) }),
       ] }),
-      h('td', { className: 'num', text: formatScore(decision.consistency) }),
-      h('td', { children: [row.stepScores ? scoreStrip(row.stepScores, view.facts.lowSteps) : h('span', { className: 'muted', text: 'unscored' })] }),
+      h('td', { className: 'num consistency', text: formatScore(decision.consistency) }),
+      h('td', { className: 'strip-cell', children: [row.stepScores ? scoreStrip(row.stepScores, view.facts.lowSteps) : h('span', { className: 'muted', text: 'unscored' })] }),
       decisionCell(view),
     ],
   });
@@ -208,12 +214,14 @@ function stepsRow(view: ViewRow, onLabel?: TableContext['onLabel']): HTMLTableRo
   }
   if (view.row.stepCount > next && view.row.steps.length > 0) items.push(gapItem(next, view.row.stepCount - 1));
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
-  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [onLabel ? labelBar(view, onLabel) : null, list] })] });
+  // What a narrow panel leaves out of the row (its consistency, the decision's full words) is said here.
+  const facts = h('p', { className: 'row-facts muted', text: `${reasonLabel(view.decision.reason)} · consistency ${formatScore(view.decision.consistency)} · ${view.row.stepCount} step${view.row.stepCount === 1 ? '' : 's'}` });
+  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [facts, onLabel ? labelBar(view, onLabel) : null, list] })] });
 }
 
 /** The table of a group's rollouts in PROF's order. */
 export function groupTable(rows: readonly ViewRow[], context: TableContext): HTMLTableElement {
-  const head = h('thead', { children: [h('tr', { children: COLUMNS.map((c, i) => h('th', { text: c, className: NUMERIC_COLUMNS.has(i) ? 'num' : '', attrs: { scope: 'col', ...(COLUMN_NAMES[i] ? { 'aria-label': COLUMN_NAMES[i] as string, title: COLUMN_NAMES[i] as string } : {}) } })) })] });
+  const head = h('thead', { children: [h('tr', { children: COLUMNS.map((c, i) => h('th', { text: c, className: [NUMERIC_COLUMNS.has(i) ? 'num' : '', COLUMN_CLASSES[i] ?? ''].join(' ').trim(), attrs: { scope: 'col', ...(COLUMN_NAMES[i] ? { 'aria-label': COLUMN_NAMES[i] as string, title: COLUMN_NAMES[i] as string } : {}) } })) })] });
   const body = h('tbody');
   for (const view of rows) {
     body.appendChild(rolloutRow(view, context));
