@@ -6,6 +6,7 @@
 import { h, svg, svgTitle } from './dom';
 import { mathText } from './math';
 import { lineCell, type ViewRow } from './groupModel';
+import { rolloutLocation } from '../src/core/presentation/locationWords';
 import { clip, formatScore } from '../src/core/presentation/numbers';
 import { outcomeLabel } from '../src/core/presentation/outcomeWords';
 import { penaltyBadge, penaltyReason } from '../src/core/presentation/penaltyWords';
@@ -74,9 +75,14 @@ function decisionCell(view: ViewRow): HTMLElement {
   return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect, label] });
 }
 
+/** `line 12`, or `line 12, response 4 of 16` on a grouped line. */
+function placeOf(view: ViewRow): string {
+  return rolloutLocation({ line: view.row.line, index: view.row.index, count: view.responsesOnLine });
+}
+
 function rowLabel(view: ViewRow): string {
   const { word } = outcomeLabel(view.row.outcome);
-  const where = view.row.index > 0 ? `line ${view.row.line}, response ${view.row.index + 1}` : `line ${view.row.line}`;
+  const where = placeOf(view);
   const notes = [
     view.decision.penalised ? 'step-count penalty' : null,
     view.falsePositive.suspected ? 'suspected false positive' : null,
@@ -91,7 +97,7 @@ function toggleButton(view: ViewRow, context: TableContext): HTMLElement {
   const button = h('button', {
     className: 'toggle',
     text: isOpen ? '▾' : '▸',
-    attrs: { type: 'button', 'aria-expanded': String(isOpen), 'aria-label': `${isOpen ? 'Hide' : 'Show'} the steps of line ${view.row.line}`, tabindex: '-1' },
+    attrs: { type: 'button', 'aria-expanded': String(isOpen), 'aria-label': `${isOpen ? 'Hide' : 'Show'} the steps of ${placeOf(view)}`, tabindex: '-1' },
   });
   button.addEventListener('click', (event) => {
     event.stopPropagation();
@@ -104,8 +110,8 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
   const { row, decision } = view;
   const outcome = outcomeLabel(row.outcome);
   const summary = scoreSummary(row.stepScores);
-  const cell = lineCell(row);
-  const where = cell.response === null ? [cell.line] : [cell.line, h('span', { className: 'muted', text: ` ${cell.response}` })];
+  const cell = lineCell(row, view.responsesOnLine);
+  const where = cell.response === null ? [cell.line] : [cell.line, h('span', { className: 'muted response-of', text: cell.response })];
   const tr = h('tr', {
     className: `rollout${view.isChanged ? ' changed' : ''}`,
     attrs: { 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
@@ -177,7 +183,7 @@ function labelButton(text: string, ariaLabel: string, run: () => void): HTMLElem
 /** The row's label actions: sound, clear. */
 function labelBar(view: ViewRow, onLabel: NonNullable<TableContext['onLabel']>): HTMLElement {
   const id = view.row.id;
-  const where = `line ${view.row.line}${view.row.index > 0 ? `, response ${view.row.index + 1}` : ''}`;
+  const where = placeOf(view);
   return h('div', {
     className: 'label-bar',
     children: [
@@ -205,7 +211,7 @@ function stepsRow(view: ViewRow, onLabel?: TableContext['onLabel']): HTMLTableRo
         h('div', { className: 'step-head', children: [
           `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}`,
           onLabel ? ' ' : null,
-          onLabel ? labelButton('Mark as First Wrong Step', `Mark step ${step.index + 1} of line ${view.row.line} as the first wrong step`, () => onLabel(view.row.id, 'firstWrongStep', step.index)) : null,
+          onLabel ? labelButton('Mark as First Wrong Step', `Mark step ${step.index + 1} of ${placeOf(view)} as the first wrong step`, () => onLabel(view.row.id, 'firstWrongStep', step.index)) : null,
         ] }),
         mathText(step.text, 'prose step-text'),
       ],
