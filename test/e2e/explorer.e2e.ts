@@ -261,8 +261,9 @@ describe('the Rollout Explorer and Compare', () => {
     await frame.locator('input.search').press('Enter');
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toMatch(/"<img src=x" · 2$/);
     await expect.poll(() => frame.locator('.grid-rows mark').allInnerTexts()).toEqual(['<img src=x', '<img src=x']);
-    // The snippet is abridged to its cell; its title holds it whole, as text.
-    expect(await frame.locator('.grid-rows .col-match').first().getAttribute('title')).toContain('<img src=x onerror=alert(12)>');
+    // Half an editor wide, the answer column folds into the row's tooltip: the answer shows there as text.
+    const shown = await frame.locator('.grid-rows .grid-row.rollout').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('title') ?? ''}\n${(r as HTMLElement).innerText}`).join('\n'));
+    expect(shown).toContain('<img src=x onerror=alert(12)>');
     expect(await frame.locator('#app img, #app script, #app iframe, #app a[href], #app svg').count()).toBe(0);
     expect(await frame.evaluate(() => (window as unknown as Record<string, unknown>)['__profLensPwned'] ?? null)).toBeNull();
     await workbench.screenshot('explorer-08-hostile');
