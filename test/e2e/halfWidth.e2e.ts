@@ -129,6 +129,7 @@ describe('every panel fits half of a 1,280-pixel window', () => {
     await workbench.acceptFileDialog('Compare rollouts.jsonl with', join(workbench.server.workspace, 'later.jsonl'), 'Compare');
     const frame = await panelFrame(workbench.page, /Compare · rollouts\.jsonl ↔ later\.jsonl/, 60_000);
     await expect.poll(() => frame.locator('tr.prompt').count(), { timeout: 30_000 }).toBe(2);
+    await expectFits(frame, 'half-width-07-compare-prompts');
     await frame.locator('tr.prompt').first().click();
     await expect.poll(() => frame.locator('.side-b tbody tr').count(), { timeout: 20_000 }).toBe(6);
     await expectFits(frame, 'half-width-07-compare');
