@@ -11,7 +11,8 @@ import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
 import { cellText, columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
-import { abridgeCells, fitColumns, gridTemplate, type Column } from './columnFit';
+import { abridgeCells } from './abridge';
+import { fitColumns, gridTemplate, type Column } from './columnFit';
 
 /** Pixels per row (the stylesheet gives rows the same height). */
 export const ROW_HEIGHT = 24;
