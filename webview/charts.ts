@@ -52,7 +52,8 @@ export function histogramChart(spec: HistogramSpec): HTMLElement {
   const zones = (spec.zones?.(hist.from, hist.to) ?? []).map((z) => svg('rect', {
     x: (z.from - hist.from) * slot, y: 0, width: (z.to - z.from + 1) * slot, height: size.height, class: 'zone',
   }, [svgTitle(`penalty zone: ${z.label}`)]));
-  const zoneLabels = (spec.zones?.(hist.from, hist.to) ?? []).map((z) => text((z.from - hist.from) * slot + 2, 10, z.label, { class: 'zone-text' }));
+  // Above the plot, in its top margin: inside it the tallest bar would cover the label.
+  const zoneLabels = (spec.zones?.(hist.from, hist.to) ?? []).map((z) => text((z.from - hist.from) * slot + 2, -3, z.label, { class: 'zone-text' }));
   const bars = hist.bars.filter((b) => b.count > 0).map((b) => svg('rect', { x: b.x, y: b.y, width: Math.max(1, b.width), height: b.height, class: 'bar' }, [svgTitle(spec.describe(barKeys(b), b.count))]));
   const ticks = integerTicks(hist.from, hist.to, 8).map((t) => text((t - hist.from + 0.5) * slot, size.height + 14, String(t), { 'text-anchor': 'middle' }));
   const yTicks = [0, hist.maxCount].map((c) => text(-6, c === 0 ? size.height : 8, String(c), { 'text-anchor': 'end' }));
@@ -86,22 +87,29 @@ export interface HorizontalBar {
   className: string;
 }
 
-/** Horizontal bars with their labels and counts, longest first. */
+/**
+ * Horizontal bars with their labels and counts, longest first. Each label sits on its own line
+ * above its bar, so a long reason never runs into the bar, and the chart is narrow enough for a
+ * panel half an editor wide (and scales down below that, panel.css).
+ */
 export function horizontalBars(title: string, items: readonly HorizontalBar[]): HTMLElement {
   const sorted = [...items].filter((i) => i.count > 0).sort((a, b) => b.count - a.count);
   const max = sorted.reduce((m, i) => Math.max(m, i.count), 0);
-  const rowHeight = 20;
-  const labelWidth = 250;
-  const barWidth = 200;
-  const rows = sorted.map((item, i) => svg('g', { transform: `translate(0,${i * rowHeight})` }, [
-    text(0, 14, item.label, { class: 'axis-text bar-label' }),
-    svg('rect', { x: labelWidth, y: 3, width: max ? Math.max(2, (item.count / max) * barWidth) : 0, height: 14, class: `bar ${item.className}` }, [svgTitle(`${item.label}: ${item.count}`)]),
-    text(labelWidth + (max ? (item.count / max) * barWidth : 0) + 6, 14, String(item.count)),
-  ]));
+  const rowHeight = 34;
+  const barWidth = 340;
+  const width = barWidth + 60;
+  const rows = sorted.map((item, i) => {
+    const length = max ? Math.max(2, (item.count / max) * barWidth) : 0;
+    return svg('g', { transform: `translate(0,${i * rowHeight})` }, [
+      text(0, 11, item.label, { class: 'axis-text bar-label' }),
+      svg('rect', { x: 0, y: 15, width: length, height: 14, class: `bar ${item.className}` }, [svgTitle(`${item.label}: ${item.count}`)]),
+      text(length + 6, 26, String(item.count)),
+    ]);
+  });
   const height = Math.max(rowHeight, sorted.length * rowHeight);
   const chart = svg('svg', {
     class: 'chart', role: 'img', 'aria-label': `${title}: ${sorted.map((i) => `${i.label} ${i.count}`).join(', ')}`,
-    width: labelWidth + barWidth + 50, height, viewBox: `0 0 ${labelWidth + barWidth + 50} ${height}`,
+    width, height, viewBox: `0 0 ${width} ${height}`,
   }, rows);
   return h('figure', { className: 'chart-figure', children: [h('figcaption', { text: title }), chart] });
 }

@@ -13,6 +13,7 @@ import { penaltyZonesText } from '../src/core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/presentation/reasonWords';
 import type { Channel } from './channel';
 import type { DashboardData } from '../src/protocol/panel';
+import { rolloutLocation } from '../src/core/presentation/locationWords';
 
 function stat(term: string, value: string, description?: string): HTMLElement {
   return h('div', { className: 'count', attrs: description ? { title: description } : {}, children: [h('dt', { text: term }), h('dd', { text: value })] });
@@ -51,7 +52,7 @@ function separation(data: DashboardData): HTMLElement {
 
 function falsePositiveList(data: DashboardData, channel: Channel): HTMLElement {
   const rows = data.falsePositives.map((fp) => {
-    const reveal = h('button', { className: 'link', text: fp.index > 0 ? `line ${fp.line}, response ${fp.index + 1}` : `line ${fp.line}`, attrs: { type: 'button' } });
+    const reveal = h('button', { className: 'link', text: rolloutLocation({ line: fp.line, index: fp.index, count: fp.responsesOnLine }), attrs: { type: 'button' } });
     reveal.addEventListener('click', () => channel.post({ type: 'reveal', source: data.source, rolloutId: fp.id }));
     const group = h('button', { className: 'link', text: fp.groupLabel, attrs: { type: 'button', 'aria-label': `Show group ${fp.groupLabel}` } });
     group.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: fp.id }));

@@ -11,6 +11,7 @@ import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rollou
 import { resolveSettings } from '../src/core/profSettings';
 import type { GroupData, GroupRow, PanelSettings, WhatIfSettings } from '../src/protocol/panel';
 
+import { namesResponse, rolloutLocation } from '../src/core/presentation/locationWords';
 /** A row as shown: the analysed decision and the one under the current settings. */
 export interface ViewRow {
   row: GroupRow;
@@ -22,6 +23,8 @@ export interface ViewRow {
   analysed: Decision;
   /** Kept ↔ dropped differs from the analysis. */
   isChanged: boolean;
+  /** How many of the group's rollouts share its line (a grouped line's responses). */
+  responsesOnLine: number;
 }
 
 /** The counts in the group view's header. */
@@ -67,6 +70,7 @@ export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewR
   const settings = resolveSettings({ ...data.settings, ...(whatIf ?? {}) });
   const members = data.rows.map(rankInput);
   const { decisions, falsePositives } = decideList(members, settings, data.group);
+  const perLine = rowsPerLine(data.rows);
   const rows = data.rows.map((row, i): ViewRow => {
     const decision = decisions[i] as Decision;
     const falsePositive = falsePositives[i] as FalsePositive;
@@ -78,6 +82,7 @@ export function recompute(data: GroupData, whatIf: WhatIfSettings | null): ViewR
       facts,
       analysed: row.decision,
       isChanged: decision.kept !== row.decision.kept,
+      responsesOnLine: perLine.get(row.line) ?? 1,
     };
   });
   return sortRows(rows);
@@ -115,10 +120,19 @@ export function countGroup(rows: readonly ViewRow[], whatIf: WhatIfSettings): Gr
 }
 
 /**
- * The line cell of a row: `12`, or `12` and `resp. 3` for a response of a line holding a group
- * (`12·3` read as a decimal). The title says it in full.
+ * The line cell of a row: `12`, or `12` and `4/16` (its response and how many the line holds) for
+ * a response of a line holding a group, its first response included. The title says it in full
+ * (`line 12, response 4 of 16`), in the words every surface uses.
  */
-export function lineCell(row: Pick<GroupRow, 'line' | 'index'>): { line: string; response: string | null; title: string } {
-  if (row.index === 0) return { line: String(row.line), response: null, title: `line ${row.line}` };
-  return { line: String(row.line), response: `resp. ${row.index + 1}`, title: `line ${row.line}, response ${row.index + 1}` };
+export function lineCell(row: Pick<GroupRow, 'line' | 'index'>, responsesOnLine: number): { line: string; response: string | null; title: string } {
+  const place = { line: row.line, index: row.index, count: responsesOnLine };
+  if (!namesResponse(place)) return { line: String(row.line), response: null, title: rolloutLocation(place) };
+  return { line: String(row.line), response: `${row.index + 1}/${responsesOnLine}`, title: rolloutLocation(place) };
+}
+
+/** How many of the rows share each line (a grouped line's responses are all in its group). */
+export function rowsPerLine(rows: readonly Pick<GroupRow, 'line'>[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const r of rows) counts.set(r.line, (counts.get(r.line) ?? 0) + 1);
+  return counts;
 }

@@ -6,6 +6,7 @@
 import { h, svg, svgTitle } from './dom';
 import { mathText } from './math';
 import { lineCell, type ViewRow } from './groupModel';
+import { rolloutLocation } from '../src/core/presentation/locationWords';
 import { clip, formatScore } from '../src/core/presentation/numbers';
 import { outcomeLabel } from '../src/core/presentation/outcomeWords';
 import { penaltyBadge, penaltyReason } from '../src/core/presentation/penaltyWords';
@@ -27,6 +28,10 @@ const COLUMNS = ['', 'Line', '', 'Answer', 'H', 'Mean · min', 'Consistency', 'S
 /** Accessible names of the columns whose headers are short or empty. */
 const COLUMN_NAMES: Record<number, string> = { 0: 'Show steps', 2: 'Outcome', 5: 'Mean and minimum step score', 7: 'Step scores' };
 const NUMERIC_COLUMNS = new Set([1, 4, 5, 6]);
+/** Class of each column's header, where the narrow layout (panel.css) treats the column apart. */
+const COLUMN_CLASSES: Record<number, string> = { 6: 'consistency' };
+/** An answer's characters in its cell: a half-width panel still has room for the decision beside it. */
+const ANSWER_CHARS = 12;
 
 /** Score → one of five colour buckets (0–0.2 … 0.8–1), or `none` for an unscored step. */
 export function scoreBucket(score: number | null): string {
@@ -42,7 +47,9 @@ export function scoreStrip(scores: readonly (number | null)[], lowSteps: readonl
     class: `cell b${scoreBucket(score)}${lowSteps.includes(i) ? ' low' : ''}`,
   }, [svgTitle(`step ${i + 1}: ${formatScore(score)}${lowSteps.includes(i) ? ' (low)' : ''}`)]));
   const label = scores.length === 0 ? 'no steps' : `step scores ${scores.map(formatScore).join(', ')}`;
-  return svg('svg', { class: 'strip', width: Math.max(cell, scores.length * cell), height: 14, role: 'img', 'aria-label': label }, cells);
+  const width = Math.max(cell, scores.length * cell);
+  // The viewBox lets a narrow panel squeeze the strip sideways (panel.css) and keep every step in it.
+  return svg('svg', { class: 'strip', width, height: 14, viewBox: `0 0 ${width} 14`, preserveAspectRatio: 'none', role: 'img', 'aria-label': label }, cells);
 }
 
 function penaltyCell(view: ViewRow, whatIf: WhatIfSettings): HTMLElement {
@@ -68,9 +75,14 @@ function decisionCell(view: ViewRow): HTMLElement {
   return h('td', { className: `decision ${state}`, children: [h('span', { className: 'reason', text: reasonLabel(d.reason) }), changed, suspect, label] });
 }
 
+/** `line 12`, or `line 12, response 4 of 16` on a grouped line. */
+function placeOf(view: ViewRow): string {
+  return rolloutLocation({ line: view.row.line, index: view.row.index, count: view.responsesOnLine });
+}
+
 function rowLabel(view: ViewRow): string {
   const { word } = outcomeLabel(view.row.outcome);
-  const where = view.row.index > 0 ? `line ${view.row.line}, response ${view.row.index + 1}` : `line ${view.row.line}`;
+  const where = placeOf(view);
   const notes = [
     view.decision.penalised ? 'step-count penalty' : null,
     view.falsePositive.suspected ? 'suspected false positive' : null,
@@ -85,7 +97,7 @@ function toggleButton(view: ViewRow, context: TableContext): HTMLElement {
   const button = h('button', {
     className: 'toggle',
     text: isOpen ? '▾' : '▸',
-    attrs: { type: 'button', 'aria-expanded': String(isOpen), 'aria-label': `${isOpen ? 'Hide' : 'Show'} the steps of line ${view.row.line}`, tabindex: '-1' },
+    attrs: { type: 'button', 'aria-expanded': String(isOpen), 'aria-label': `${isOpen ? 'Hide' : 'Show'} the steps of ${placeOf(view)}`, tabindex: '-1' },
   });
   button.addEventListener('click', (event) => {
     event.stopPropagation();
@@ -98,8 +110,8 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
   const { row, decision } = view;
   const outcome = outcomeLabel(row.outcome);
   const summary = scoreSummary(row.stepScores);
-  const cell = lineCell(row);
-  const where = cell.response === null ? [cell.line] : [cell.line, h('span', { className: 'muted', text: ` ${cell.response}` })];
+  const cell = lineCell(row, view.responsesOnLine);
+  const where = cell.response === null ? [cell.line] : [cell.line, h('span', { className: 'muted response-of', text: cell.response })];
   const tr = h('tr', {
     className: `rollout${view.isChanged ? ' changed' : ''}`,
     attrs: { 'data-rollout': String(row.id), 'aria-label': rowLabel(view) },
@@ -107,14 +119,14 @@ function rolloutRow(view: ViewRow, context: TableContext): HTMLTableRowElement {
       h('td', { children: [toggleButton(view, context)] }),
       h('td', { className: 'num', children: where, attrs: { title: cell.title } }),
       h('td', { className: `outcome ${row.outcome}`, text: outcome.symbol, attrs: { title: outcome.word } }),
-      h('td', { className: 'answer', text: clip(row.extracted, 28), attrs: { title: row.extracted ?? '' } }),
+      h('td', { className: 'answer', text: clip(row.extracted, ANSWER_CHARS), attrs: { title: row.extracted ?? '' } }),
       penaltyCell(view, context.whatIf),
       h('td', { className: 'num', children: [
         formatScore(summary.mean), ' · ',
         h('span', { className: view.facts.lowSteps.length > 0 ? 'low' : '', text: formatScore(summary.min) }),
       ] }),
-      h('td', { className: 'num', text: formatScore(decision.consistency) }),
-      h('td', { children: [row.stepScores ? scoreStrip(row.stepScores, view.facts.lowSteps) : h('span', { className: 'muted', text: 'unscored' })] }),
+      h('td', { className: 'num consistency', text: formatScore(decision.consistency) }),
+      h('td', { className: 'strip-cell', children: [row.stepScores ? scoreStrip(row.stepScores, view.facts.lowSteps) : h('span', { className: 'muted', text: 'unscored' })] }),
       decisionCell(view),
     ],
   });
@@ -171,7 +183,7 @@ function labelButton(text: string, ariaLabel: string, run: () => void): HTMLElem
 /** The row's label actions: sound, clear. */
 function labelBar(view: ViewRow, onLabel: NonNullable<TableContext['onLabel']>): HTMLElement {
   const id = view.row.id;
-  const where = `line ${view.row.line}${view.row.index > 0 ? `, response ${view.row.index + 1}` : ''}`;
+  const where = placeOf(view);
   return h('div', {
     className: 'label-bar',
     children: [
@@ -199,7 +211,7 @@ function stepsRow(view: ViewRow, onLabel?: TableContext['onLabel']): HTMLTableRo
         h('div', { className: 'step-head', children: [
           `Step ${step.index + 1} · score ${formatScore(score)}${isLow ? ' — low' : ''}${note ? ` · ${note}` : ''}`,
           onLabel ? ' ' : null,
-          onLabel ? labelButton('Mark as First Wrong Step', `Mark step ${step.index + 1} of line ${view.row.line} as the first wrong step`, () => onLabel(view.row.id, 'firstWrongStep', step.index)) : null,
+          onLabel ? labelButton('Mark as First Wrong Step', `Mark step ${step.index + 1} of ${placeOf(view)} as the first wrong step`, () => onLabel(view.row.id, 'firstWrongStep', step.index)) : null,
         ] }),
         mathText(step.text, 'prose step-text'),
       ],
@@ -208,12 +220,14 @@ function stepsRow(view: ViewRow, onLabel?: TableContext['onLabel']): HTMLTableRo
   }
   if (view.row.stepCount > next && view.row.steps.length > 0) items.push(gapItem(next, view.row.stepCount - 1));
   const list = items.length ? h('ol', { className: 'steps', children: items }) : h('p', { className: 'muted', text: 'No steps.' });
-  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [onLabel ? labelBar(view, onLabel) : null, list] })] });
+  // What a narrow panel leaves out of the row (its consistency, the decision's full words) is said here.
+  const facts = h('p', { className: 'row-facts muted', text: `${reasonLabel(view.decision.reason)} · consistency ${formatScore(view.decision.consistency)} · ${view.row.stepCount} step${view.row.stepCount === 1 ? '' : 's'}` });
+  return h('tr', { className: 'steps-row', children: [h('td', { attrs: { colspan: String(COLUMNS.length) }, children: [facts, onLabel ? labelBar(view, onLabel) : null, list] })] });
 }
 
 /** The table of a group's rollouts in PROF's order. */
 export function groupTable(rows: readonly ViewRow[], context: TableContext): HTMLTableElement {
-  const head = h('thead', { children: [h('tr', { children: COLUMNS.map((c, i) => h('th', { text: c, className: NUMERIC_COLUMNS.has(i) ? 'num' : '', attrs: { scope: 'col', ...(COLUMN_NAMES[i] ? { 'aria-label': COLUMN_NAMES[i] as string, title: COLUMN_NAMES[i] as string } : {}) } })) })] });
+  const head = h('thead', { children: [h('tr', { children: COLUMNS.map((c, i) => h('th', { text: c, className: [NUMERIC_COLUMNS.has(i) ? 'num' : '', COLUMN_CLASSES[i] ?? ''].join(' ').trim(), attrs: { scope: 'col', ...(COLUMN_NAMES[i] ? { 'aria-label': COLUMN_NAMES[i] as string, title: COLUMN_NAMES[i] as string } : {}) } })) })] });
   const body = h('tbody');
   for (const view of rows) {
     body.appendChild(rolloutRow(view, context));

@@ -8,7 +8,7 @@ import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { capText } from '../core/presentation/capText';
 import { strongestFirst } from '../core/flagStrength';
-import { recordLocation } from '../core/presentation/locationWords';
+import { rolloutLocation } from '../core/presentation/locationWords';
 import { thresholdText } from '../core/presentation/thresholdWords';
 import { gradingAgreementText } from '../core/presentation/outcomeWords';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
@@ -91,6 +91,22 @@ function stripChar(r: AnalysedRollout): string {
   return correct ? 'D' : 'd';
 }
 
+function recordKey(r: Pick<AnalysedRollout, 'line' | 'item'>): string {
+  return `${r.line}:${r.item ?? ''}`;
+}
+
+/** How many rollouts each listed rollout's record holds, counted only for grouped records (one pass). */
+function responsesPerRecord(a: FileAnalysis, listed: readonly AnalysedRollout[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const wanted = new Set(listed.filter((r) => r.index > 0 || r.format === 'grouped').map(recordKey));
+  if (wanted.size === 0) return counts;
+  for (const r of eachRollout(a)) {
+    const key = recordKey(r);
+    if (wanted.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** The suspected false positives, strongest evidence first (see core/flagStrength); only they are held. */
 function falsePositiveList(a: FileAnalysis): string[] {
   const flagged: AnalysedRollout[] = [];
@@ -98,8 +114,10 @@ function falsePositiveList(a: FileAnalysis): string[] {
   const suspected = strongestFirst(flagged);
   if (suspected.length === 0) return ['no suspected false positives'];
   const rows = [`suspected false positives (correct answers with distrusted steps), strongest ${Math.min(20, suspected.length)} of ${suspected.length}`];
-  for (const r of suspected.slice(0, 20)) {
-    const where = r.index > 0 || r.format === 'grouped' ? `${recordLocation(r)} response ${r.index}` : recordLocation(r);
+  const listed = suspected.slice(0, 20);
+  const counts = responsesPerRecord(a, listed);
+  for (const r of listed) {
+    const where = rolloutLocation({ line: r.line, item: r.item, index: r.index, count: counts.get(recordKey(r)) });
     const strength = `strength ${formatScore(r.falsePositive.strength?.value)}`;
     rows.push(`  ${where.padEnd(22)} ${strength} · ${r.evidence ?? `weakest ${formatScore(r.weakestStep?.score)}`} · ${falsePositiveRulesText(r.falsePositive.rules)}`);
   }

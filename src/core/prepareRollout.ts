@@ -9,7 +9,7 @@ import type { AdaptContext } from './formatsTrainers';
 import { countSteps, splitAssistantSteps, splitSteps } from './steps';
 import { responseTurnsOf } from './rolloutText';
 import { rawStepSpans } from './fileAnalysis';
-import { recordLocation } from './presentation/locationWords';
+import { rolloutLocation } from './presentation/locationWords';
 import { errorText } from './errorText';
 
 export interface PreparedRollout {
@@ -96,14 +96,18 @@ function prepareDraft(record: SourceRecord, draft: Rollout, id: number, options:
   return { rollout, steps, stepCount: steps.length, rawSteps };
 }
 
+/** `line 12`, or `line 12, response 2` for a response of a grouped line (counted from 1). */
+function placeOf(rollout: Rollout): string {
+  return rolloutLocation({ line: rollout.line, item: rollout.item, index: rollout.index, isGrouped: rollout.format === 'grouped' });
+}
+
 /** Step scores the file holds that cannot be used: the rollout is not scored (by anything else either), and says why. */
 function badScores(rollout: Rollout, problem: string): Diagnostic {
-  const which = rollout.index > 0 || rollout.format === 'grouped' ? ` (response ${rollout.index})` : '';
   return {
     line: rollout.line,
     severity: 'warning',
     code: 'bad-step-scores',
-    message: `line ${rollout.line}${which}: ${problem}; the rollout is not scored`,
+    message: `${placeOf(rollout)}: ${problem}; the rollout is not scored`,
   };
 }
 
@@ -111,11 +115,10 @@ function badScores(rollout: Rollout, problem: string): Diagnostic {
 function stepCountMismatch(rollout: Rollout, split: number): Diagnostic | null {
   const scores = rollout.fileStepScores;
   if (!scores || scores.length === split) return null;
-  const which = rollout.index > 0 || rollout.format === 'grouped' ? ` (response ${rollout.index})` : '';
   return {
     line: rollout.line,
     severity: 'info',
     code: 'step-count-mismatch',
-    message: `${recordLocation(rollout)}${which}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
+    message: `${placeOf(rollout)}: the file has ${scores.length} step scores but the response splits into ${split} steps; H = ${scores.length} (the scores' count) is used`,
   };
 }

@@ -89,6 +89,8 @@ export interface FalsePositiveEntry {
   id: number;
   line: number;
   index: number;
+  /** How many rollouts its line holds (several on a grouped line), for `response k of n`. */
+  responsesOnLine: number;
   groupLabel: string;
   weakest: number | null;
   rules: string[];

@@ -32,7 +32,7 @@ function targetAtCursor(deps: CommandDeps): RolloutTarget | undefined {
   }
   const index = deps.store.get(document.uri)?.index;
   const position = { line: selection.active.line + 1, character: selection.active.character };
-  const rollout = index?.stepAt(position)?.rollout ?? index?.onLine(position.line)[0];
+  const rollout = index?.rolloutAt(position);
   return rollout && { source: document.uri.toString(), rolloutId: rollout.id };
 }
 

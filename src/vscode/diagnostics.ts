@@ -13,6 +13,7 @@ import type { AnalysisStore, DocumentAnalysis } from './analysisStore';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText } from '../core/presentation/reasonWords';
 import { formatScore } from '../core/presentation/numbers';
+import { namesResponse, responseWords } from '../core/presentation/locationWords';
 import { strongestFirst } from '../core/flagStrength';
 import { groupPointerText } from './problemsText';
 
@@ -157,7 +158,8 @@ export class ProblemsPublisher implements vscode.Disposable {
     const range = span
       ? new vscode.Range(rollout.line - 1, span.start, rollout.line - 1, span.end)
       : summaryRange(rollout.line, document);
-    const where = rollout.index > 0 || analysis.index.onLine(rollout.line).length > 1 ? ` (response ${rollout.index + 1})` : '';
+    const count = analysis.index.onLine(rollout.line).length;
+    const where = namesResponse({ index: rollout.index, count }) ? ` (${responseWords({ index: rollout.index, count })})` : '';
     const problem = new vscode.Diagnostic(
       range,
       `Suspected false positive${where}: ${rollout.evidence ?? 'correct answer'} (${falsePositiveRulesText(rollout.falsePositive.rules)}) · strength ${formatScore(rollout.falsePositive.strength?.value)}`,

@@ -12,6 +12,7 @@ import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { rankText } from '../core/presentation/summaryWords';
 import type { RolloutSummary } from '../protocol/analysis';
+import { rolloutLocation } from '../core/presentation/locationWords';
 
 /** Commands a hover may link to. */
 export interface HoverCommands {
@@ -65,8 +66,14 @@ function stepLines(input: HoverInput, step: number): string[] {
     `Score **${formatScoreBeside(score, settings.threshold)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
   if (note) lines.push('', `Note: ${escapeMarkdown(clip(note, MAX_QUOTED))}`);
-  lines.push('', `**PROF Lens — step ${step + 1} of ${total}** (H = ${rollout.decision.steps})`);
+  lines.push('', `**PROF Lens — step ${step + 1} of ${total}** (${placeOf(input)}, H = ${rollout.decision.steps})`);
   return lines;
+}
+
+/** `line 17`, or `line 17, response 4 of 16` on a grouped line (its responses are in the rollout's group). */
+function placeOf(input: Pick<HoverInput, 'rollout' | 'group'>): string {
+  const { line, index } = input.rollout;
+  return rolloutLocation({ line, index, count: input.group.filter((r) => r.line === line).length });
 }
 
 /** Builds the hover Markdown for a step (or, with `step: null`, for the rollout). */
@@ -74,7 +81,7 @@ export function hoverMarkdown(input: HoverInput): string {
   const { rollout, settings } = input;
   const d = rollout.decision;
   const lines = input.step === null
-    ? [`**PROF Lens — rollout ${rollout.id + 1}** (line ${rollout.line}, H = ${d.steps})`]
+    ? [`**PROF Lens — rollout ${rollout.id + 1}** (${placeOf(input)}, H = ${d.steps})`]
     : stepLines(input, input.step);
   lines.push(
     '',

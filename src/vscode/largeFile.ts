@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, type RolloutTarget } from './commandIds';
 import { formatScore } from '../core/presentation/numbers';
+import { rolloutLocation } from '../core/presentation/locationWords';
 import { outcomeSymbol } from '../core/presentation/outcomeWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { withNotificationProgress } from './notify';
@@ -55,7 +56,7 @@ export async function openLargeFile(deps: { store: AnalysisStore; views: Rollout
   const ordered = [...index.all].sort((a, b) => Number(b.falsePositive.suspected) - Number(a.falsePositive.suspected));
   const choice = await vscode.window.showQuickPick(
     ordered.slice(0, MAX_PICKS).map((r) => ({
-      label: `${outcomeSymbol(r.outcome.kind)} line ${r.line}${r.index > 0 ? ` #${r.index + 1}` : ''}`,
+      label: `${outcomeSymbol(r.outcome.kind)} ${rolloutLocation({ line: r.line, index: r.index })}`,
       description: `${reasonLabel(r.decision.reason)} · weakest ${formatScore(r.weakestStep?.score)}`,
       detail: r.falsePositive.suspected ? `⚠ suspected false positive (${falsePositiveRulesText(r.falsePositive.rules)}): ${r.evidence ?? ''}` : undefined,
       id: r.id,

@@ -80,6 +80,23 @@ export class RolloutIndex {
     return undefined;
   }
 
+  /**
+   * The rollout a position is in: the one whose step holds it, else, on a line holding several
+   * responses, the last whose first step starts at or before it (the cursor between two steps of
+   * response 4 is in response 4), else the line's first.
+   */
+  rolloutAt(position: RawPosition): RolloutSummary | undefined {
+    const hit = this.stepAt(position)?.rollout;
+    if (hit) return hit;
+    const onLine = this.onLine(position.line);
+    let best: RolloutSummary | undefined;
+    for (const rollout of onLine) {
+      const start = rollout.rawSteps?.[0]?.start;
+      if (start !== undefined && start <= position.character && (best === undefined || start > (best.rawSteps?.[0]?.start ?? -1))) best = rollout;
+    }
+    return best ?? onLine[0];
+  }
+
   /** Low-score steps on one line, in order. */
   lowStepsOnLine(line: number): StepLocation[] {
     const found: StepLocation[] = [];

@@ -87,7 +87,8 @@ export class RolloutViewProvider implements MarkSource, vscode.Disposable {
     const details = await this.client.details(query.source, query.ids);
     const source = vscode.Uri.parse(query.source);
     const labelOf = (rolloutId: number): string | null => labelBadge(this.labels?.matchOf(source, rolloutId));
-    const rendered = renderRollouts(details, { fileLabel: basename(source.path), settings: analysis.summary.settings, labelOf });
+    const responsesOnLine = (line: number): number => analysis.index.onLine(line).length;
+    const rendered = renderRollouts(details, { fileLabel: basename(source.path), settings: analysis.summary.settings, labelOf, responsesOnLine });
     this.views.set(uri.toString(), { query, details, rendered });
     // The marks follow the text: repaint once VS Code has the new content.
     setTimeout(() => this.markChanges.fire({ uri, isFinal: true }), 0);

@@ -12,6 +12,7 @@ import { readAsSentence, rewardsText, turnLabel } from '../core/presentation/rea
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { splitTextLines } from '../core/lineBreaks';
+import { rolloutLocation } from '../core/presentation/locationWords';
 
 /**
  * The Rollout View's language (package.json: found by the view's first line, `# Rollout N · line
@@ -47,6 +48,8 @@ export interface RenderOptions {
   settings: Pick<ProfSettings, 'lambda' | 'maxSteps' | 'penalty'>;
   /** The user's label of a rollout in words (`labelled: first wrong step 2`), or null. */
   labelOf?: (rolloutId: number) => string | null;
+  /** How many rollouts a line of the source holds (a grouped line holds several), for `response k of n`. */
+  responsesOnLine?: (line: number) => number;
 }
 
 class LineWriter {
@@ -64,7 +67,7 @@ class LineWriter {
 function writeHeader(out: LineWriter, rollout: RolloutDetail, options: RenderOptions): void {
   const d = rollout.decision;
   out.write(
-    `# Rollout ${rollout.id + 1} · line ${rollout.line}${rollout.index > 0 ? `, response ${rollout.index + 1}` : ''} · ${options.fileLabel}`,
+    `# Rollout ${rollout.id + 1} · ${rolloutLocation({ line: rollout.line, index: rollout.index, count: options.responsesOnLine?.(rollout.line), isGrouped: rollout.format === 'grouped' })} · ${options.fileLabel}`,
     '',
     `- Outcome: ${outcomeLine(rollout.outcome, rollout.gold, rollout.outcomeField ?? null)}`,
     `- PROF: ${reasonLabel(d.reason)} · consistency ${formatScore(d.consistency)} · H = ${d.steps} · penalty ${penaltyText(d, options.settings)}`,

@@ -19,7 +19,9 @@ const channel = new HostChannel<HostToCompare, CompareToHost, CompareState>(isHo
 const root = document.getElementById('app') as HTMLElement;
 /** Prompts listed at most; the rest are counted. */
 const LISTED_PROMPTS = 2000;
-const SIDE_COLUMNS: readonly ExplorerColumn[] = ['line', 'outcome', 'extracted', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive'];
+const SIDE_COLUMNS: readonly ExplorerColumn[] = ['line', 'outcome', 'extracted', 'steps', 'meanScore', 'weakestScore', 'decision', 'falsePositive'];
+/** A prompt's characters in the list: a few lines of it at half width (the title holds more). */
+const PROMPT_CHARS = 140;
 
 let subject: CompareSubject | null = null;
 const sidesHolder = h('section', { className: 'sides-holder', attrs: { 'aria-live': 'polite' } });
@@ -51,23 +53,21 @@ function totalsLine(s: CompareSubject): HTMLElement {
 }
 
 function promptTable(s: CompareSubject): HTMLElement {
-  const head = ['prompt', 'group a', 'n a', 'n b', 'pass a', 'pass b', 'change', 'best kept a', 'best kept b', 'FP a', 'FP b'];
+  // The change (the table's order) comes right after the prompt, and each pair of figures shares
+  // one column (`a → b`), so a panel half an editor wide shows every column.
+  const head = ['prompt', 'change', 'pass a → b', 'n a/b', 'best kept a/b', 'FP a/b', 'group a'];
   const rows = s.comparison.prompts.slice(0, LISTED_PROMPTS).map((p, index) => {
     const tr = h('tr', {
       className: 'prompt',
       attrs: { tabindex: '0', 'data-index': String(index) },
       children: [
-        h('td', { className: 'prose-cell', text: p.prompt.replace(/\s+/g, ' ').slice(0, 300), attrs: { title: capText(p.prompt, 2000) } }),
-        h('td', { text: p.groupA }),
-        h('td', { text: String(p.nA) }),
-        h('td', { text: String(p.nB) }),
-        h('td', { text: formatPercent(p.passRateA) }),
-        h('td', { text: formatPercent(p.passRateB) }),
-        h('td', { className: deltaClass(p.delta), text: signed(p.delta) }),
-        h('td', { text: formatScore(p.consistencyA) }),
-        h('td', { text: formatScore(p.consistencyB) }),
-        h('td', { text: String(p.suspectedFalsePositivesA) }),
-        h('td', { text: String(p.suspectedFalsePositivesB) }),
+        h('td', { className: 'prose-cell', text: capText(p.prompt.replace(/\s+/g, ' '), PROMPT_CHARS), attrs: { title: capText(p.prompt, 2000) } }),
+        h('td', { className: `num ${deltaClass(p.delta)}`, text: signed(p.delta) }),
+        h('td', { className: 'num', text: `${formatPercent(p.passRateA)} → ${formatPercent(p.passRateB)}` }),
+        h('td', { className: 'num', text: `${p.nA}/${p.nB}` }),
+        h('td', { className: 'num', text: `${formatScore(p.consistencyA)}/${formatScore(p.consistencyB)}` }),
+        h('td', { className: 'num', text: `${p.suspectedFalsePositivesA}/${p.suspectedFalsePositivesB}` }),
+        h('td', { className: 'group-cell', text: p.groupA }),
       ],
     });
     const open = (): void => {
@@ -95,7 +95,7 @@ function sideTable(side: 'a' | 'b', label: string, rows: readonly ExplorerRow[])
     const tr = h('tr', {
       className: `rollout family-${reasonFamily(row.reason)}`,
       attrs: { tabindex: '0', title: 'Open this rollout' },
-      children: SIDE_COLUMNS.map((c) => h('td', { text: cellText(row, c) })),
+      children: SIDE_COLUMNS.map((c) => h('td', { className: `col-${c}`, text: cellText(row, c) })),
     });
     const open = (): void => post({ type: 'open', side, rolloutId: row.id });
     tr.addEventListener('click', open);

@@ -64,7 +64,8 @@ class ExplorerView {
     const subject = this.subject!;
     this.heading.textContent = `Rollout Explorer · ${subject.fileLabel}`;
     const top = h('div', { className: 'view-header', children: [this.heading, this.title, this.exportButton] });
-    replaceChildren(root, [top, this.form.element, this.status, this.list.element]);
+    const bar = h('div', { className: 'list-bar', children: [this.status, h('label', { className: 'filter', children: [h('span', { className: 'filter-label', text: 'sort' }), this.list.sortControl] })] });
+    replaceChildren(root, [top, this.form.element, bar, this.list.element, this.list.detail]);
     root.classList.add('explorer');
   }
 

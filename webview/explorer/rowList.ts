@@ -8,9 +8,11 @@
 import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
-import { cellText, columnHeader } from '../../src/core/presentation/explorerWords';
-import { reasonFamily } from '../../src/core/presentation/reasonWords';
+import { cellText, columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
+import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
+import { abridgeCells } from './abridge';
+import { fitColumns, gridTemplate, type Column } from './columnFit';
 
 /** Pixels per row (the stylesheet gives rows the same height). */
 export const ROW_HEIGHT = 24;
@@ -20,10 +22,8 @@ const OVERSCAN = 8;
 const MAX_SCROLL_HEIGHT = 30_000_000;
 
 const BASE_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
-const WIDTHS: Partial<Record<string, string>> = {
-  line: '10em', group: '6em', outcome: '7.5em', extracted: '8em', gold: '8em', steps: '3.5em', meanScore: '6em', weakestScore: '9em',
-  consistency: '7em', decision: '15em', falsePositive: '18em', penalised: '6em', unscored: '7em', responseChars: '6em', match: '28em',
-};
+/** Room the row's left border and the list's own border take, in pixels. */
+const ROW_CHROME_PX = 6;
 
 export interface RowListEvents {
   /** Rows `from` … `to` (indices in the result) are in view: fetch what is missing. */
@@ -32,8 +32,6 @@ export interface RowListEvents {
   sort(sort: ExplorerSort | null): void;
   selectionChanged(): void;
 }
-
-type Column = ExplorerColumn | 'match';
 
 export class RowList {
   readonly element: HTMLElement;
@@ -44,7 +42,13 @@ export class RowList {
   private readonly rowsHolder = h('div', { className: 'grid-rows', attrs: { role: 'rowgroup' } });
   private readonly rows = new Map<number, PageRow>();
   private readonly highlights = new Map<number, RowHighlights>();
+  /** Every column the result has, and those the list's width shows (the rest fold into each row's detail). */
+  private allColumns: Column[] = [...BASE_COLUMNS];
   private columns: Column[] = [...BASE_COLUMNS];
+  /** Sorting by any column, shown or folded. */
+  readonly sortControl = h('select', { className: 'sort-by', attrs: { 'aria-label': 'Sort by', title: 'Sort by any column, shown or not' } });
+  /** Every fact of the row under the cursor, the columns the width leaves out included. */
+  readonly detail = h('p', { className: 'row-detail muted', attrs: { 'aria-live': 'polite' } });
   private total = 0;
   private sort: ExplorerSort | null = null;
   private anchor: number | null = null;
@@ -55,7 +59,16 @@ export class RowList {
     this.body.appendChild(this.rowsHolder);
     this.element = h('div', { className: 'grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'rollouts' }, children: [this.header, this.body] });
     this.element.addEventListener('scroll', () => this.schedule());
-    window.addEventListener('resize', () => this.schedule());
+    window.addEventListener('resize', () => {
+      if (this.refit()) this.render();
+      else this.schedule();
+    });
+    this.sortControl.addEventListener('change', () => {
+      const [column, direction] = this.sortControl.value.split(' ') as [ExplorerColumn | '', string | undefined];
+      this.sort = column ? { column, descending: direction === 'desc' } : null;
+      this.refit(true);
+      this.events.sort(this.sort);
+    });
     this.rowsHolder.addEventListener('click', (event) => this.click(event));
     this.element.addEventListener('keydown', (event) => this.key(event));
   }
@@ -68,11 +81,8 @@ export class RowList {
     this.highlights.clear();
     this.anchor = null;
     this.cursor = 0;
-    this.columns = [...(options.isSearching ? ['match' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
-    const template = this.columns.map((c) => WIDTHS[c] ?? '6em').join(' ');
-    this.header.style.gridTemplateColumns = template;
-    this.rowsHolder.style.setProperty('--columns', template);
-    this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
+    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
     this.element.scrollTop = 0;
     this.render();
@@ -100,6 +110,31 @@ export class RowList {
     this.schedule();
   }
 
+  /** Chooses the columns the list's width shows; true when they changed (or `force`). */
+  private refit(force = false): boolean {
+    const emPx = parseFloat(getComputedStyle(this.element).fontSize) || 13;
+    const width = this.element.clientWidth || document.documentElement.clientWidth;
+    const next = fitColumns(this.allColumns, (width - ROW_CHROME_PX) / emPx - 1, this.sort?.column ?? null);
+    if (!force && next.join() === this.columns.join()) return false;
+    this.columns = next;
+    const template = gridTemplate(next);
+    this.header.style.gridTemplateColumns = template;
+    this.rowsHolder.style.setProperty('--columns', template);
+    this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
+    this.fillSortControl();
+    return true;
+  }
+
+  private fillSortControl(): void {
+    const sortable = this.allColumns.filter((c): c is ExplorerColumn => c !== 'match');
+    const options = [h('option', { text: 'file order', attrs: { value: '' } }), ...sortable.flatMap((c) => [
+      h('option', { text: `${columnHeader(c)} ↑`, attrs: { value: `${c} asc` } }),
+      h('option', { text: `${columnHeader(c)} ↓`, attrs: { value: `${c} desc` } }),
+    ])];
+    this.sortControl.replaceChildren(...options);
+    this.sortControl.value = this.sort ? `${this.sort.column} ${this.sort.descending ? 'desc' : 'asc'}` : '';
+  }
+
   private headerCell(column: Column): HTMLElement {
     if (column === 'match') return h('div', { className: 'cell head', text: 'match', attrs: { role: 'columnheader' } });
     const isSorted = this.sort?.column === column;
@@ -110,7 +145,7 @@ export class RowList {
       const current = this.sort?.column === column ? this.sort : null;
       const next: ExplorerSort | null = !current ? { column, descending: false } : !current.descending ? { column, descending: true } : null;
       this.sort = next;
-      this.header.replaceChildren(...this.columns.map((c) => this.headerCell(c)));
+      this.refit(true);
       this.events.sort(next);
     });
     return h('div', { className: 'cell head', attrs: { role: 'columnheader', 'aria-sort': isSorted ? (this.sort!.descending ? 'descending' : 'ascending') : 'none' }, children: [button] });
@@ -146,6 +181,20 @@ export class RowList {
     const elements: HTMLElement[] = [];
     for (let i = from; i < to; i++) elements.push(this.rowElement(i));
     this.rowsHolder.replaceChildren(...elements);
+    abridgeCells(Array.from(this.rowsHolder.querySelectorAll<HTMLElement>('.cell')));
+    this.showDetail();
+  }
+
+  /** The detail line: the cursor's row in full, every column, the folded ones included. */
+  private showDetail(): void {
+    const row = this.rows.get(this.cursor);
+    this.detail.textContent = row ? this.fullText(row, this.allColumns.filter((c) => c !== 'line' && c !== 'match')) : '';
+  }
+
+  private fullText(row: PageRow, columns: readonly Column[]): string {
+    const place = cellText(row, 'line');
+    const facts = columns.map((c) => `${columnHeader(c as ExplorerColumn)}: ${c === 'decision' ? reasonLabel(row.reason) : cellText(row, c as ExplorerColumn)}`);
+    return `${place} · ${facts.join(' · ')}`;
   }
 
   private rowElement(index: number): HTMLElement {
@@ -160,13 +209,17 @@ export class RowList {
     if (isSelected) classes.push('selected');
     if (index === this.cursor) classes.push('cursor');
     if (row.suspectedFalsePositive) classes.push('suspect');
+    const folded = this.allColumns.filter((c) => c !== 'match' && !this.columns.includes(c));
+    if (folded.length > 0) attrs['title'] = this.fullText(row, folded);
     return h('div', { className: classes.join(' '), attrs, children: this.columns.map((c) => this.cell(row, c)) });
   }
 
   private cell(row: PageRow, column: Column): HTMLElement {
     if (column === 'match') return this.matchCell(row);
-    const text = cellText(row, column);
-    return h('div', { className: `cell col-${column.startsWith('reward:') ? 'reward' : column}`, text, attrs: { role: 'gridcell', title: text } });
+    // A decision in the fewest words; the full reason is the cell's title.
+    const text = column === 'decision' ? reasonShort(row.reason) : cellText(row, column);
+    const title = column === 'decision' ? reasonLabel(row.reason) : text;
+    return h('div', { className: `cell col-${column.startsWith('reward:') ? 'reward' : column}`, text, attrs: { role: 'gridcell', title } });
   }
 
   private matchCell(row: PageRow): HTMLElement {

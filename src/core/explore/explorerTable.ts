@@ -41,6 +41,8 @@ export interface ExplorerRow {
   item: number | null;
   /** The line holds several rollouts (a grouped line), so its place names the response. */
   isSharedLine: boolean;
+  /** How many rollouts the row's line (or array item) holds: 1 for a flat record. */
+  responsesOnLine: number;
   /** The readable group id (the file's uid, else g1, g2 … in order of first appearance). */
   group: string;
   outcome: OutcomeKind;
@@ -189,6 +191,7 @@ export class ExplorerTable {
       index: this.index[id] as number,
       item: this.item[id] === -1 ? null : (this.item[id] as number),
       isSharedLine: ((this.flags[id] as number) & SHARED_LINE) !== 0,
+      responsesOnLine: this.responsesOnLine(id),
       group: this.groupNames[this.group[id] as number] as string,
       outcome: OUTCOME_ORDER[this.outcome[id] as number] as OutcomeKind,
       extracted: this.text(this.extracted[id] as number),
@@ -264,6 +267,17 @@ export class ExplorerTable {
   }
 
   /** Marks the rows of lines that hold more than one rollout. */
+  /** The rollouts of a row's record: its neighbours in file order on the same line and item. */
+  private responsesOnLine(id: number): number {
+    if (((this.flags[id] as number) & SHARED_LINE) === 0) return 1;
+    const isSame = (other: number): boolean => this.line[other] === this.line[id] && this.item[other] === this.item[id];
+    let first = id;
+    let last = id;
+    while (first > 0 && isSame(first - 1)) first--;
+    while (last + 1 < this.count && isSame(last + 1)) last++;
+    return last - first + 1;
+  }
+
   markSharedLines(): void {
     for (let row = 1; row < this.count; row++) {
       if (this.line[row] !== this.line[row - 1] || this.item[row] !== this.item[row - 1]) continue;

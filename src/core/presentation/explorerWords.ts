@@ -10,6 +10,7 @@ import { formatScore } from './numbers';
 import { outcomeLabel } from './outcomeWords';
 import { reasonLabel } from './reasonWords';
 import { capText } from './capText';
+import { rolloutLocation } from './locationWords';
 
 /** Column headers. */
 const HEADERS: Readonly<Record<string, string>> = {
@@ -129,10 +130,9 @@ export function queryTitle(query: ExplorerQuery, total: number): string {
   return parts.join(' · ');
 }
 
-/** Where a row sits: `line 12`, `line 3, response 2` (grouped line), `item 3 (line 1)`. */
-export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'isSharedLine'>): string {
-  const record = row.item === null ? `line ${row.line}` : `item ${row.item} (line ${row.line})`;
-  return row.isSharedLine ? `${record}, response ${row.index + 1}` : record;
+/** Where a row sits: `line 12`, `line 3, response 2 of 4` (grouped line), `item 3 (line 1)`. */
+export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'responsesOnLine'>): string {
+  return rolloutLocation({ line: row.line, item: row.item ?? undefined, index: row.index, count: row.responsesOnLine });
 }
 
 /** The text of one cell of a row (a dash where there is nothing). */

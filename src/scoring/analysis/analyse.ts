@@ -24,6 +24,7 @@ import { PLAIN_PROMPT, questionReadingOf } from '../../core/transcript/promptRea
 import { responseTurnsOf } from '../../core/rolloutText';
 import type { CheckerPool } from '../scorers/checker/checkerPool';
 import { CheckerWorkerError } from '../scorers/checker/checkerScorer';
+import { responseWords } from '../../core/presentation/locationWords';
 
 /**
  * A batch of records begun: prepared (in file order), its outcomes and scores on their way. It is
@@ -93,7 +94,7 @@ export async function analyseText(text: string, options: AnalyseOptions): Promis
 
 /** Where in a grouped line a rollout sits, for messages: nothing for a flat line. */
 function whichResponse(r: Rollout): string {
-  return r.format === 'grouped' ? `response ${r.index + 1}: ` : '';
+  return r.format === 'grouped' ? `${responseWords(r)}: ` : '';
 }
 
 /** The diagnostic for an answer the CAS did not decide: the outcome stays unknown, and the user sees why. */

@@ -182,10 +182,15 @@ export interface DashboardInput {
 export function dashboardData(input: DashboardInput): DashboardData {
   const labels = groupLabels(input.rollouts);
   const suspects = input.rollouts.filter((r) => r.falsePositive.suspected);
-  const falsePositives: FalsePositiveEntry[] = suspects.slice(0, MAX_LISTED_FALSE_POSITIVES).map((r) => ({
+  const listed = suspects.slice(0, MAX_LISTED_FALSE_POSITIVES);
+  const lines = new Set(listed.map((r) => r.line));
+  const onLine = new Map<number, number>();
+  for (const r of input.rollouts) if (lines.has(r.line)) onLine.set(r.line, (onLine.get(r.line) ?? 0) + 1);
+  const falsePositives: FalsePositiveEntry[] = listed.map((r) => ({
     id: r.id,
     line: r.line,
     index: r.index,
+    responsesOnLine: onLine.get(r.line) ?? 1,
     groupLabel: labels.get(r.group) ?? '',
     weakest: r.weakestStep?.score ?? null,
     rules: [...r.falsePositive.rules],

@@ -8,6 +8,7 @@ import type { StepSummary } from '../../core/run/stepSummary';
 import type { RolloutSummary } from '../../protocol/analysis';
 import { groupIds } from '../../core/decisionLines';
 import { clip, formatScore } from '../../core/presentation/numbers';
+import { rolloutLocation } from '../../core/presentation/locationWords';
 import { outcomeLabel } from '../../core/presentation/outcomeWords';
 import { reasonFamily, reasonLabel } from '../../core/presentation/reasonWords';
 import { markKind, type MarkKind } from '../marks';
@@ -235,21 +236,21 @@ export function rolloutNodes(source: string, members: readonly RolloutSummary[],
   return members
     .filter((r) => matchesFilter(r, filter))
     .slice(0, MAX_CHILDREN)
-    .map((r) => rolloutNode(source, r, (onLine.get(r.line) ?? 1) > 1 || r.index > 0));
+    .map((r) => rolloutNode(source, r, onLine.get(r.line) ?? 1));
 }
 
 /**
- * One rollout: `line 3` (or `line 3 · response 2` on a line holding a group), and
+ * One rollout: `line 3` (or `line 3, response 2 of 4` on a line holding a group), and
  * `✓ dropped: correct, steps least trusted · weakest 0.05 (step 1) · ⚠ FP`.
  */
-export function rolloutNode(source: string, rollout: RolloutSummary, isGroupedLine: boolean): RolloutNode {
+export function rolloutNode(source: string, rollout: RolloutSummary, responsesOnLine: number): RolloutNode {
   const { symbol, word } = outcomeLabel(rollout.outcome.kind);
   const weakest = rollout.weakestStep;
   const weakestText = weakest ? `weakest ${formatScore(weakest.score)} (step ${weakest.step + 1})` : 'no step scores';
   const reason = reasonLabel(rollout.decision.reason);
   const parts = [`${symbol} ${reason}`, weakestText];
   if (rollout.falsePositive.suspected) parts.push('⚠ FP');
-  const where = isGroupedLine ? `line ${rollout.line} · response ${rollout.index + 1}` : `line ${rollout.line}`;
+  const where = rolloutLocation({ line: rollout.line, index: rollout.index, count: responsesOnLine });
   const tooltip = [
     `Rollout ${rollout.id + 1}, ${where}: ${word}`,
     `PROF: ${reason}`,

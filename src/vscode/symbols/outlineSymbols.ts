@@ -45,7 +45,7 @@ export function outlineSymbols(rollouts: readonly RolloutSummary[], names?: Grou
       lastLine,
       children: withRollouts
         ? members.map((r) => {
-          const child = rolloutNode('', r, (perLine.get(r.line) ?? 1) > 1 || r.index > 0);
+          const child = rolloutNode('', r, perLine.get(r.line) ?? 1);
           return { name: child.label, detail: child.description, kind: 'rollout' as const, firstLine: r.line, lastLine: r.line, children: [] };
         })
         : [],

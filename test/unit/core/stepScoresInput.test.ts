@@ -40,6 +40,6 @@ describe('step scores from the file', () => {
   it('a grouped line names the response', async () => {
     const text = '{"prompt": "p", "responses": ["a", "b"], "score": [1, 0], "step_scores": [[0.5], [2]]}';
     const analysis = await analyseText(text, { fileName: 'x.jsonl' });
-    expect(analysis.diagnostics.map((d) => d.message)).toContainEqual(expect.stringMatching(/\(response 1\): step_scores\[1\]\[0\] is 2, not a number in \[0, 1\] or null/));
+    expect(analysis.diagnostics.map((d) => d.message)).toContainEqual(expect.stringMatching(/, response 2: step_scores\[1\]\[0\] is 2, not a number in \[0, 1\] or null/));
   });
 });

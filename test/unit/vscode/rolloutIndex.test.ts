@@ -35,6 +35,21 @@ describe('RolloutIndex', () => {
     expect(index.stepAt({ line: 1, character: 16 })).toBeUndefined();
   });
 
+  it('finds the response of a grouped line a position is in, on a step or between two', () => {
+    // One line, three responses one after another: their steps at 10…, 100…, 200….
+    const grouped = [0, 1, 2].map((i) => {
+      const r = rollout(10 + i, 7, 'g', [0.9, 0.2]);
+      return { ...r, index: i, rawSteps: [{ start: 10 + 100 * i, end: 15 + 100 * i }, { start: 20 + 100 * i, end: 25 + 100 * i }] };
+    });
+    const index = new RolloutIndex();
+    index.add(grouped);
+    expect(index.rolloutAt({ line: 7, character: 221 })?.index).toBe(2);
+    expect(index.rolloutAt({ line: 7, character: 150 })?.index).toBe(1);
+    expect(index.rolloutAt({ line: 7, character: 12 })?.index).toBe(0);
+    // Before the first response's steps (the prompt): the line's first response.
+    expect(index.rolloutAt({ line: 7, character: 2 })?.index).toBe(0);
+  });
+
   it('walks low-score steps forwards and backwards, wrapping at the ends', () => {
     const index = new RolloutIndex();
     index.add(rollouts);

@@ -7,7 +7,7 @@ import type { RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
 import type { FileAnalysis } from '../../../src/core/fileAnalysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
-import { countGroup, isSameWhatIf, lineCell, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
+import { countGroup, isSameWhatIf, lineCell, rowsPerLine, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
 import { penaltyReason } from '../../../src/core/presentation/penaltyWords';
 import { scoreSummary } from '../../../src/core/presentation/stepFacts';
 
@@ -116,8 +116,16 @@ describe('small pieces', () => {
 });
 
 describe('the line cell of the group table', () => {
-  it('names a response of a grouped line apart from its line, never as 1·8', () => {
-    expect(lineCell({ line: 1, index: 7 })).toEqual({ line: '1', response: 'resp. 8', title: 'line 1, response 8' });
-    expect(lineCell({ line: 12, index: 0 })).toEqual({ line: '12', response: null, title: 'line 12' });
+  it('names a response of a grouped line apart from its line, counted from 1 with the line\'s total', () => {
+    expect(lineCell({ line: 1, index: 7 }, 8)).toEqual({ line: '1', response: '8/8', title: 'line 1, response 8 of 8' });
+    expect(lineCell({ line: 12, index: 0 }, 1)).toEqual({ line: '12', response: null, title: 'line 12' });
+  });
+
+  it('names the first response of a grouped line too, not as the whole line', () => {
+    expect(lineCell({ line: 17, index: 0 }, 4)).toEqual({ line: '17', response: '1/4', title: 'line 17, response 1 of 4' });
+  });
+
+  it('counts the rows of each line', () => {
+    expect([...rowsPerLine([{ line: 3 }, { line: 3 }, { line: 5 }])]).toEqual([[3, 2], [5, 1]]);
   });
 });

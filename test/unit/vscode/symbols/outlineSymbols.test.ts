@@ -33,7 +33,7 @@ describe('the outline of a rollout file', () => {
 
   it('names the responses of a line that holds a whole group', () => {
     const grouped = rollouts.slice(0, 3).map((r, i) => ({ ...r, line: 1, index: i }));
-    expect(outlineSymbols(grouped)[0]?.children.map((c) => c.name)).toEqual(['line 1 · response 1', 'line 1 · response 2', 'line 1 · response 3']);
+    expect(outlineSymbols(grouped)[0]?.children.map((c) => c.name)).toEqual(['line 1, response 1 of 3', 'line 1, response 2 of 3', 'line 1, response 3 of 3']);
   });
 
   it('lists groups only in a file with more rollouts than the outline can hold', () => {
