@@ -77,6 +77,10 @@ describe('runs by their paths, and newer trainers\' dumps', () => {
       await page.waitForTimeout(2_000);
     }
     await item.click();
+    // A click that lands while the menu takes focus leaves it open: then (and only then) Enter runs the item.
+    const tab = page.locator('.tab[aria-label*="PROF runs"]');
+    const opened = await tab.first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (!opened && (await item.first().isVisible().catch(() => false))) await page.keyboard.press('Enter');
     return panelFrame(page, /PROF training runs/, 60_000);
   }
 

@@ -15,6 +15,14 @@ import { Workbench } from './workbench';
 const example = readFileSync(join(repoRoot, 'examples', 'gsm-rollouts.jsonl'), 'utf8');
 const ties = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'ties.jsonl'), 'utf8');
 
+/** A group's name as the sidebar shows it: its question (from the file itself), on one line, clipped to 60 characters. */
+function questionOf(uid: string): string {
+  const first = example.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { uid: string; prompt: string }).find((r) => r.uid === uid);
+  const flat = (first?.prompt ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('the PROF Lens sidebar', () => {
   let workbench: Workbench;
 
@@ -50,8 +58,8 @@ describe('the PROF Lens sidebar', () => {
       await workbench.page.mouse.up();
     }
     await expect.poll(rowTexts, { timeout: 30_000 }).toContain('gsm-rollouts.jsonl 72 rollouts · 9 groups · ⚠ 9');
-    expect(await rowTexts()).toContain('uid=gsm-01 n 8 · n+ 5 · n− 3 · kept 4 · ⚠ 1');
-    await row('uid=gsm-01').click();
+    expect(await rowTexts()).toContain(`${questionOf('gsm-01')} n 8 · n+ 5 · n− 3 · kept 4 · ⚠ 1`);
+    await row(questionOf('gsm-01')).click();
     await expect.poll(rowTexts).toContain('line 3 ✓ dropped: correct, steps least trusted · weakest 0.05 (step 1) · ⚠ FP');
     expect(await rowTexts()).toContain('line 6 ✗ dropped: tied with a kept rollout; removed by file order · weakest 0.90 (step 1)');
     await workbench.screenshot('sidebar-01-tree');
@@ -62,7 +70,7 @@ describe('the PROF Lens sidebar', () => {
     await workbench.page.locator('.action-label[aria-label="Show Only Suspected False Positives"]').first().click();
     await expect.poll(rowTexts).toContain('gsm-rollouts.jsonl 72 rollouts · 9 groups · ⚠ 9 · 9 shown');
     await expect.poll(async () => tree().locator('.pane-header').innerText()).toContain('suspected false positives');
-    await row('uid=gsm-02').click();
+    await row(questionOf('gsm-02')).click();
     await expect.poll(rowTexts).toContain('line 11 ✓ dropped: correct, steps least trusted · weakest 0.05 (step 1) · ⚠ FP');
     // Only the flagged rollout of each group is listed.
     expect((await rowTexts()).filter((t) => t.startsWith('line '))).toEqual([
@@ -97,7 +105,7 @@ describe('the PROF Lens sidebar', () => {
     if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
     await tree().hover();
     await workbench.page.locator('.action-label[aria-label="Show All Rollouts"]').first().click({ timeout: 5_000 }).catch(() => undefined);
-    await row('uid=gsm-02').click({ button: 'right' });
+    await row(questionOf('gsm-02')).click({ button: 'right' });
     const item = workbench.page.locator('.context-view .action-label', { hasText: 'Open Rollout Explorer' }).first();
     await item.waitFor();
     await item.click();
@@ -122,11 +130,11 @@ describe('the PROF Lens sidebar', () => {
     const outlineRows = (): Promise<string[]> => outline.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
     // The Outline opens expanded; the pane is short, so only the first group's rows are rendered.
     await expect.poll(outlineRows, { timeout: 30_000 }).toEqual(expect.arrayContaining([
-      expect.stringMatching(/uid=gsm-01 ?n 8 · n\+ 5 · n− 3 · kept 4/),
+      expect.stringMatching(new RegExp(`${escaped(questionOf('gsm-01'))} ?n 8 · n\\+ 5 · n− 3 · kept 4`)),
       expect.stringMatching(/line 3 ?✓ dropped: correct, steps least trusted · weakest 0\.05 \(step 1\) · ⚠ FP/),
     ]));
     // The breadcrumbs name the group and the rollout under the cursor.
-    await expect.poll(async () => (await workbench.page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ')).toContain('uid=gsm-01');
+    await expect.poll(async () => (await workbench.page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ')).toContain(questionOf('gsm-01').slice(0, 40));
     await workbench.screenshot('sidebar-05-outline');
   });
 
