@@ -105,7 +105,11 @@ describe('the PROF Lens sidebar', () => {
     if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
     await tree().hover();
     await workbench.page.locator('.action-label[aria-label="Show All Rollouts"]').first().click({ timeout: 5_000 }).catch(() => undefined);
-    await row(questionOf('gsm-02')).click({ button: 'right' });
+    // Select the group first: the rollout an earlier test revealed must not be the menu's subject.
+    const group = row(questionOf('gsm-02'));
+    await group.click();
+    await expect.poll(() => group.getAttribute('aria-selected')).toBe('true');
+    await group.click({ button: 'right' });
     const item = workbench.page.locator('.context-view .action-label', { hasText: 'Open Rollout Explorer' }).first();
     await item.waitFor();
     await item.click();
