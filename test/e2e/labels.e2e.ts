@@ -63,6 +63,8 @@ describe('labelling rollouts in the editor', () => {
     await workbench.openFile('rollouts.jsonl');
     await workbench.statusItem('PROF Lens ·').waitFor({ timeout: 60_000 });
     await expect.poll(async () => (await dottedRuns(workbench.activeEditor())).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The lenses push the lines down as they appear: measure the step's place only once they are there.
+    await expect.poll(async () => (await lenses()).length, { timeout: 30_000 }).toBeGreaterThan(0);
     const before = await hoverFlawedStep();
     expect(before).toContain('Mark step 2 as First Wrong Step');
     expect(before).not.toContain('labelled');
