@@ -54,10 +54,10 @@ export interface FileReport {
   readAs: Record<string, number>;
   /**
    * Where records state their outcome (a trainer's reward, a harness's verdict) and carry a gold:
-   * how many answers were graded against the gold, how many of those agree with the file, and the
+   * how many answers were graded against the gold (the first `graded` of `of` that could be), how many of those agree with the file, and the
    * first rollouts where they do not (line, 0-based response index). Absent when there were none.
    */
-  gradingAgreement?: { graded: number; agrees: number; disagreeing: { line: number; index: number }[] };
+  gradingAgreement?: { graded: number; of: number; agrees: number; disagreeing: { line: number; index: number }[] };
 }
 
 /** Build the report from analysed rollouts and the count of unreadable lines. */

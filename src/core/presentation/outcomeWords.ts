@@ -62,6 +62,8 @@ export function outcomeLine(outcome: Outcome, gold: string | null, field: string
 /** The agreement of grading against the gold with the outcomes a file states. */
 export interface GradingAgreementFacts {
   graded: number;
+  /** How many could have been graded (the check grades the file's first ones). */
+  of?: number;
   agrees: number;
   disagreeing: readonly { line: number; index: number }[];
 }
@@ -73,7 +75,8 @@ export interface GradingAgreementFacts {
  */
 export function gradingAgreementText(a: GradingAgreementFacts): string {
   const share = a.graded === 0 ? '' : ` (${((100 * a.agrees) / a.graded).toFixed(1)}%)`;
-  const head = `graded ${a.graded.toLocaleString('en-US')} answer${a.graded === 1 ? '' : 's'} against the gold: agrees with the file's outcome on ${a.agrees.toLocaleString('en-US')}${share}`;
+  const sample = a.of !== undefined && a.of > a.graded ? ` (the file's first, of ${a.of.toLocaleString('en-US')})` : '';
+  const head = `graded ${a.graded.toLocaleString('en-US')} answer${a.graded === 1 ? '' : 's'}${sample} against the gold: agrees with the file's outcome on ${a.agrees.toLocaleString('en-US')}${share}`;
   if (a.disagreeing.length === 0) return head;
   const where = a.disagreeing.map((d) => (d.index > 0 ? `line ${d.line} (response ${d.index + 1})` : `line ${d.line}`));
   return `${head}; differs first at ${where.join(', ')}`;

@@ -123,6 +123,9 @@ function notChecked(r: Rollout, n: NotDecided): Diagnostic {
  */
 const FILE_NOTES = new Set(['needs-tokenizer', 'outcome-column']);
 
+/** Answers graded at most to check a file's stated outcomes against its gold: the first of the file. */
+export const MAX_AGREEMENT_GRADED = 2048;
+
 /** Notes of a rollout whose scorer said nothing about its steps: one frozen empty list. */
 const NO_NOTES = Object.freeze([]) as unknown as (string | null)[];
 const NO_SCORES = Object.freeze([]) as unknown as (number | null)[];
@@ -137,6 +140,8 @@ export class Analyzer {
   private readonly outcomes: OutcomeResolver;
   /** Grading against the gold where the file also states the outcome. */
   private readonly agreement = new GradingAgreement();
+  /** How many more answers the agreement check grades (spent as batches begin, in file order). */
+  private readonly agreementBudget = { left: MAX_AGREEMENT_GRADED };
   private readonly keepText: boolean;
   private readonly rawOffsets: boolean;
   private readonly extractAnswers: boolean;
@@ -220,7 +225,7 @@ export class Analyzer {
     for (let i = 0; i < prepared.length; i++) rollouts[i] = (prepared[i] as PreparedRollout).rollout;
     const signal = this.options.signal;
     const work = Promise.all([
-      this.outcomes.resolve(rollouts, { extractAlways: this.extractAnswers, ...(signal ? { signal } : {}) }),
+      this.outcomes.resolve(rollouts, { extractAlways: this.extractAnswers, agreementBudget: this.agreementBudget, ...(signal ? { signal } : {}) }),
       this.chain.score(prepared, { signal, ...(onScored ? { onProgress: onScored } : {}) }),
     ]);
     // Heard by `commit`; a batch never committed (an earlier one failed) must not fail the process.
@@ -288,7 +293,7 @@ export class Analyzer {
     decideTable(table, this.settings);
     if (this.firstLine !== null) for (const d of this.presence.diagnostics(this.firstLine)) this.diagnostics.push(d);
     const report = reportOfTable(table, this.unreadable);
-    if (this.agreement.graded > 0) report.gradingAgreement = { graded: this.agreement.graded, agrees: this.agreement.agrees, disagreeing: [...this.agreement.disagreeing] };
+    if (this.agreement.graded > 0) report.gradingAgreement = { graded: this.agreement.graded, of: this.agreement.eligible, agrees: this.agreement.agrees, disagreeing: [...this.agreement.disagreeing] };
     const info: ScorerInfo = this.chain.info;
     await this.chain.dispose();
     await this.cas.release();

@@ -26,6 +26,8 @@ export interface UngradedAnswer {
 
 /** How often grading against the gold agrees with the outcome the file states. */
 export class GradingAgreement {
+  /** Rollouts whose file outcome could be checked against the gold (graded or not). */
+  eligible = 0;
   graded = 0;
   agrees = 0;
   /** The first rollouts where the two differ (line, 0-based response index), for the report. */
@@ -39,6 +41,7 @@ export class GradingAgreement {
 
   /** Adds another batch's counts. */
   add(other: GradingAgreement): void {
+    this.eligible += other.eligible;
     this.graded += other.graded;
     this.agrees += other.agrees;
     for (const d of other.disagreeing) if (this.disagreeing.length < MAX_DISAGREEING) this.disagreeing.push(d);
@@ -84,14 +87,19 @@ export class OutcomeResolver {
    */
   async resolve(
     rollouts: readonly Rollout[],
-    options: { extractAlways: boolean; signal?: AbortSignal },
+    options: { extractAlways: boolean; signal?: AbortSignal; agreementBudget?: { left: number } },
   ): Promise<{ outcomes: Outcome[]; ungraded: UngradedAnswer[]; agreement: GradingAgreement }> {
     const outcomes: Outcome[] = [];
     const agreement = new GradingAgreement();
     const toGrade: { at: number; pred: string; gold: string }[] = [];
     rollouts.forEach((r, at) => {
       const fileKnown = r.fileOutcome.kind !== 'unknown';
-      const checksFile = fileKnown && r.gold !== null && (r.fileOutcome.kind === 'correct' || r.fileOutcome.kind === 'incorrect');
+      const canCheck = fileKnown && r.gold !== null && (r.fileOutcome.kind === 'correct' || r.fileOutcome.kind === 'incorrect');
+      if (canCheck) agreement.eligible++;
+      // Checking the file's outcomes is a sample (the first rollouts of the file): on a large dump
+      // that states its outcomes, grading every answer would be most of the command's work.
+      const budget = options.agreementBudget;
+      const checksFile = canCheck && (budget === undefined || budget.left-- > 0);
       if (!options.extractAlways && fileKnown && !checksFile) return void outcomes.push(r.fileOutcome);
       const { answer, found, graded } = ownGrading(r);
       if (fileKnown) {
