@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Frame, Locator } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { repoRoot } from './codeServer';
 import { writeLargeDump } from './largeDump';
 import { panelFrame } from './panelHarness';
@@ -90,18 +90,8 @@ describe('the Rollout Explorer and Compare', () => {
 
   test('a row\'s context menu labels its rollout: the first wrong step picked from its steps, then cleared', async () => {
     const sidecar = join(workbench.server.workspace, 'rollouts.jsonl.prof-labels.json');
-    const menuItem = (title: string): Locator => workbench.page.locator('.context-view .action-label', { hasText: title }).first();
-    const choose = async (title: string): Promise<void> => {
-      await frame.locator('.grid-rows .grid-row.rollout .col-line').first().click({ button: 'right' });
-      await menuItem(title).waitFor({ timeout: 15_000 });
-      await menuItem(title).click();
-      // A click that lands while the menu takes focus leaves it open: Enter runs the focused item.
-      // Once the command's own list is up, an Enter would pick from it instead: only when it is not.
-      await workbench.page.waitForTimeout(600);
-      const isMenuOpen = await menuItem(title).isVisible().catch(() => false);
-      const isPickOpen = await workbench.page.locator('.quick-input-widget').isVisible().catch(() => false);
-      if (isMenuOpen && !isPickOpen) await workbench.page.keyboard.press('Enter');
-    };
+    const choose = (title: string): Promise<void> =>
+      workbench.runContextMenu(frame.locator('.grid-rows .grid-row.rollout .col-line').first(), title);
     await choose('Mark as First Wrong Step');
     const picks = workbench.page.locator('.quick-input-list .monaco-list-row');
     await picks.first().waitFor({ timeout: 15_000 });

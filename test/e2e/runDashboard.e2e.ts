@@ -42,19 +42,7 @@ describe('the Run Dashboard', () => {
     await page.locator('.explorer-item', { hasText: 'runs' }).first().click();
     const folder = page.locator('.explorer-item', { hasText: 'baseline' }).first();
     await folder.waitFor();
-    const item = page.locator('.context-view .action-label', { hasText: 'Open Training Run…' });
-    // Until the extension host has read the extension's manifest, the menu lacks its entries: try again (bounded).
-    for (let attempt = 1; ; attempt++) {
-      await folder.click({ button: 'right' });
-      const isShown = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-      if (isShown) break;
-      await workbench.screenshot(`run-00-context-menu-attempt-${attempt}`);
-      await page.keyboard.press('Escape');
-      if (attempt === 5) throw new Error('the explorer context menu does not offer Open Training Run…');
-      await page.waitForTimeout(2_000);
-    }
-    await page.waitForTimeout(300);
-    await item.click();
+    await workbench.runContextMenu(folder, 'Open Training Run…');
     frame = await panelFrame(page, /PROF training runs/, 60_000).catch(async (error: unknown) => {
       await workbench.screenshot('run-00-no-panel');
       throw error;

@@ -56,6 +56,7 @@ describe('runs by their paths, and newer trainers\' dumps', () => {
   });
   afterEach(async (context) => {
     if (context.task.result?.state === 'fail') await workbench?.screenshot(`failure-run-layouts-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    await workbench?.closeMenus();
   });
   afterAll(async () => {
     await workbench?.stop();
@@ -67,20 +68,7 @@ describe('runs by their paths, and newer trainers\' dumps', () => {
     if (parent !== null) await page.locator('.explorer-item', { hasText: parent }).first().click();
     const folder = page.locator('.explorer-item', { hasText: new RegExp(`^${name}$`) }).first();
     await folder.waitFor();
-    const item = page.locator('.context-view .action-label', { hasText: 'Open Training Run…' });
-    // Until the extension host has read the extension's manifest, the menu lacks its entries: try again (bounded).
-    for (let attempt = 1; ; attempt++) {
-      await folder.click({ button: 'right' });
-      if (await item.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
-      await page.keyboard.press('Escape');
-      if (attempt === 5) throw new Error('the explorer context menu does not offer Open Training Run…');
-      await page.waitForTimeout(2_000);
-    }
-    await item.click();
-    // A click that lands while the menu takes focus leaves it open: then (and only then) Enter runs the item.
-    const tab = page.locator('.tab[aria-label*="PROF runs"]');
-    const opened = await tab.first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (!opened && (await item.first().isVisible().catch(() => false))) await page.keyboard.press('Enter');
+    await workbench.runContextMenu(folder, 'Open Training Run…');
     return panelFrame(page, /PROF training runs/, 60_000);
   }
 

@@ -84,14 +84,7 @@ describe('the PROF Lens sidebar', () => {
   });
 
   test('a rollout\'s context menu opens its group panel', async () => {
-    await row('line 11').click({ button: 'right' });
-    const item = workbench.page.locator('.context-view .action-label', { hasText: 'Show PROF Group' }).first();
-    await item.waitFor();
-    await item.click();
-    // A click that lands while the menu is still taking focus leaves it open, its first item
-    // focused: Enter runs that item.
-    await workbench.page.waitForTimeout(500);
-    if (await item.isVisible().catch(() => false)) await workbench.page.keyboard.press('Enter');
+    await workbench.runContextMenu(row('line 11'), 'Show PROF Group');
     const frame = await panelFrame(workbench.page, /group/i);
     await expect.poll(async () => frame.locator('tr.rollout').count(), { timeout: 30_000 }).toBe(8);
     await workbench.screenshot('sidebar-03-group-panel');
@@ -109,15 +102,7 @@ describe('the PROF Lens sidebar', () => {
     const group = row(questionOf('gsm-02'));
     await group.click();
     await expect.poll(() => group.getAttribute('aria-selected')).toBe('true');
-    await group.click({ button: 'right' });
-    const item = workbench.page.locator('.context-view .action-label', { hasText: 'Open Rollout Explorer' }).first();
-    await item.waitFor();
-    await item.click();
-    // A click that lands while the menu takes focus leaves it open: then (and only then: a second
-    // run would open the explorer again, from the palette, on the whole file) Enter runs the item.
-    const tab = workbench.page.locator('.tab[aria-label*="Explorer ·"]');
-    const opened = await tab.first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (!opened && (await item.isVisible().catch(() => false))) await workbench.page.keyboard.press('Enter');
+    await workbench.runContextMenu(group, 'Open Rollout Explorer');
     const frame = await panelFrame(workbench.page, /Rollout Explorer · gsm-rollouts\.jsonl/);
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000 }).toBe('group gsm-02 · 8');
     expect(await frame.locator('.grid-rows .grid-row.rollout').count()).toBe(8);

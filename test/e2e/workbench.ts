@@ -75,6 +75,42 @@ export class Workbench {
     await tabs.first().waitFor({ state: 'detached', timeout: 20_000 });
   }
 
+  /**
+   * Right-clicks `target` and runs the context-menu item titled `title`. Until the extension host
+   * has read the extension's manifest the menu lacks its entries: it is opened again (bounded). A
+   * click that lands while the menu takes focus leaves the menu open and runs nothing: the item is
+   * then clicked again, and the call returns only once the menu has closed (the menu closes as it
+   * runs its item), so a later click never lands on a menu left open.
+   */
+  async runContextMenu(target: Locator, title: string): Promise<void> {
+    const item = this.page.locator('.context-view .action-label', { hasText: title }).first();
+    const menu = this.page.locator('.context-view .monaco-menu').first();
+    for (let attempt = 1; ; attempt++) {
+      await target.click({ button: 'right' });
+      if (await item.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+      await this.page.keyboard.press('Escape');
+      if (attempt === 5) throw new Error(`the context menu does not offer ${title}`);
+      await this.page.waitForTimeout(2_000);
+    }
+    for (let attempt = 1; ; attempt++) {
+      // The menu may close between the check and this click: then there is nothing to click.
+      const clicked = await item.hover({ timeout: 3_000 }).then(() => item.click({ timeout: 3_000 })).then(() => true, () => false);
+      if (!clicked && attempt === 1) await item.click();
+      if (await menu.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+      if (attempt === 3) break;
+    }
+    // Last resort: the hovered item has the menu's focus, and Enter runs it.
+    if (await item.hover({ timeout: 3_000 }).then(() => true, () => false)) await this.page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 });
+  }
+
+  /** Closes a context menu left open (by a failed test), so it cannot swallow the next click. */
+  async closeMenus(): Promise<void> {
+    for (let i = 0; i < 3 && (await this.page.locator('.context-view .monaco-menu').first().isVisible().catch(() => false)); i++) {
+      await this.page.keyboard.press('Escape');
+    }
+  }
+
   /** Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`. */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
