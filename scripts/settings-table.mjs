@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Prints the README's settings table from package.json: every `profLens.*` setting, its default and
-// its description, by section. A unit test checks that the README holds exactly this table, so
-// paste the output into README.md after changing a setting.
+// Prints the settings table of docs/settings.md from package.json: every `profLens.*` setting, its default and
+// its description, by section. A unit test checks that docs/settings.md holds exactly this table, so
+// paste the output into docs/settings.md after changing a setting.
 //
 // Usage: node scripts/settings-table.mjs
 import { readFileSync } from 'node:fs';
