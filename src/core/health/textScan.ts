@@ -88,7 +88,18 @@ export function answerMarkers(text: string, boxes: readonly { boxStart: number; 
   });
 }
 
-/** An answer as compared across markers: spaces, thousands commas, `$` and a trailing period dropped. */
+/**
+ * A number that leads the value and is not the start of an expression: the answer of `#### 6 hours`
+ * or `#### 6` is the final answer` is 6, as a trainer's `#### number` rule reads it, while
+ * `#### 12 + 5 = 17` stays the whole expression.
+ */
+const LEADING_NUMBER = /^-?\d+(?:\.\d+)?(?![\d.]*[+\-*/^=×÷])/;
+
+/**
+ * An answer as compared across markers: spaces, thousands commas, `$`, backticks, bold and a trailing
+ * period dropped; a leading number stands for the value (`6 hours`, `6` is the answer` → `6`).
+ */
 export function answerKey(value: string): string {
-  return value.replace(/[\s$,`*]/g, '').replace(/\.$/, '').toLowerCase();
+  const key = value.replace(/[\s$,`*]/g, '').replace(/\.$/, '').toLowerCase();
+  return LEADING_NUMBER.exec(key)?.[0] ?? key;
 }

@@ -63,6 +63,12 @@ describe('format gaming', () => {
     expect(formatGamingIn(`#### Step 1:\n${REASONING}\n#### Step 2:\nso\n#### 42`)).toBeNull();
     expect(formatGamingIn(`${REASONING}\n#### 42\nSo the answer is \\boxed{42}.`)).toBeNull();
   });
+
+  it('reads one answer where a marker is repeated with words after it (a real verl rollout: "`#### 6` is the final answer")', () => {
+    expect(formatGamingIn(`${REASONING}\n#### 6\nThe tour takes 6 hours. \`#### 6\` is the final answer.`)).toBeNull();
+    expect(formatGamingIn(`${REASONING}\n#### 6 hours\nso\n#### 6`)).toBeNull();
+    expect(formatGamingIn(`${REASONING}\n#### 12 + 5 = 17\nso\n#### 17`)!.note).toContain('2 different final answers');
+  });
 });
 
 describe('reward visible to the policy', () => {
