@@ -3,7 +3,7 @@
  * TRL's completions table, open-instruct's token-id traces (and its run metadata), slime's samples
  * once converted from `torch.save`, and — each in a file of its own — NeMo-RL's message logs and
  * prime-rl's episodes (formatsAgents.ts), ROLL's column dumps, AReaL's trajectories and SkyRL's
- * evaluation dumps. verl's flat dumps are read with the other flat formats (formats.ts).
+ * evaluation dumps and NeMo Gym's Responses API rollouts. verl's flat dumps are read with the other flat formats (formats.ts).
  */
 import type { Diagnostic, SourceRecord } from './model';
 import type { AdaptResult, RolloutDraft } from './formatDraft';
@@ -12,6 +12,7 @@ import { adaptNemoRl, adaptPrimeRl } from './formatsAgents';
 import { adaptRoll, isRollDump } from './formatsRoll';
 import { adaptAreal, isArealSample } from './formatsAreal';
 import { adaptSkyrl, isSkyrlEval } from './formatsSkyrl';
+import { adaptNemoGym, isNemoGymRollout } from './formatsNemoGym';
 import { rewardFieldsOf, rewardValue } from './rewardFields';
 import { readRolloutTexts } from './rolloutText';
 import { promptGroup, trainerDraft } from './trainerDraft';
@@ -60,6 +61,7 @@ export function adaptTrainerRecord(record: SourceRecord, context: AdaptContext):
   if (isRollDump(value)) return adaptRoll(record);
   if (isArealSample(value)) return adaptAreal(record);
   if (isSkyrlEval(value)) return adaptSkyrl(record);
+  if (isNemoGymRollout(value)) return adaptNemoGym(record);
   return null;
 }
 

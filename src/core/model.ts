@@ -146,6 +146,7 @@ export type FormatId =
   | 'roll'
   | 'areal'
   | 'skyrl'
+  | 'nemo-gym'
   | 'mapped';
 
 /** A reasoning step: a span of the decoded response. */

@@ -5,10 +5,9 @@
  * the server's `reward`, `expected_answer`, `extracted_answer`, `library_reward` and the LLM
  * judge's calls). test/fixtures/real/README.md names the source and licence.
  *
- * The tool does not recognise this record shape by itself: every line is unreadable ("no response
- * found"). These tests read it with a field mapping (`--field`), as a user would, and check the
- * reading and the grading against the file's own truth — the server's `reward` and
- * `expected_answer` — never against the tool's earlier output.
+ * The tool reads this record shape with no options (the NeMo Gym reader), and with a field mapping
+ * (`--field`) as a user of an unknown shape would; both readings are checked against the file's own
+ * truth — the server's `reward` and `expected_answer` — never against the tool's earlier output.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +67,27 @@ describe('real NeMo Gym rollouts: math_with_judge, gpt-5 (5 rollouts)', () => {
       expect(userText(r).startsWith(INSTRUCTION)).toBe(true);
     }
   });
+
+  it('with no options: read as NeMo Gym rollouts, every rollout read, one group per problem, the outcome is the reward', async () => {
+    const a = await analyseText(text, { fileName: 'real.jsonl', scorer: 'checker' });
+    expect(a.report.rollouts).toBe(records.length);
+    expect(a.report.groups).toBe(new Set(records.map(userText)).size);
+    expect(a.report.unreadableLines).toBe(0);
+    const rollouts = [...eachRollout(a)];
+    expect(rollouts.map((r) => r.format)).toEqual(records.map(() => 'nemo-gym'));
+    expect(rollouts.map((r) => r.outcome.kind === 'correct')).toEqual(records.map((r) => r.reward > 0));
+    expect(rollouts.map((r) => r.gold)).toEqual(records.map((r) => r.expected_answer));
+    const answerText = (r: GymRecord): string => r.response.output.find((o) => o.type === 'message')!.content!.map((c) => c.text).join('');
+    expect(rollouts.map((r) => r.response)).toEqual(records.map(answerText));
+  }, 60_000);
+
+  it("with no options, the verdicts taken out: grading agrees with the server's reward on 4 of 5", async () => {
+    const a = await analyseText(withoutVerdict(), { fileName: 'graded.jsonl', scorer: 'checker' });
+    const graded = [...eachRollout(a)];
+    expect(graded.length).toBe(records.length);
+    const agrees = graded.map((r) => r.outcome.kind !== 'unknown' && (r.outcome.kind === 'correct') === records[r.id]!.reward > 0);
+    expect(agrees.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+  }, 60_000);
 
   it('with the mapping: every rollout read, one group per problem, the outcome is the reward', async () => {
     const a = await analyseText(text, { fileName: 'real.jsonl', scorer: 'checker', settings: { fields: FIELDS } });

@@ -20,6 +20,7 @@ const FORMAT_NAMES: Readonly<Record<FormatId, string>> = {
   roll: 'ROLL rollout dump',
   areal: 'AReaL trajectories',
   skyrl: 'SkyRL evaluation dump',
+  'nemo-gym': 'NeMo Gym rollouts',
   generic: 'flat rollouts',
   chat: 'chat messages',
   grouped: 'grouped responses',
