@@ -83,6 +83,7 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 /** A whole process: its wall seconds, its CPU seconds (NaN without `/usr/bin/time`) and its output; throws when it fails. */
 function timed(command: string, args: string[]): { seconds: number; cpu: number; stdout: string } {
   const cpuFile = join(tmpdir(), `prof-lens-bench-cpu-${process.pid}`);
+  rmSync(cpuFile, { force: true });
   const t = performance.now();
   const out = TIME
     ? spawnSync(TIME, ['-f', '%U %S', '-o', cpuFile, command, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
@@ -184,5 +185,6 @@ export async function run(): Promise<BenchResult[]> {
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(join(tmpdir(), `prof-lens-bench-cpu-${process.pid}`), { force: true });
   }
 }
