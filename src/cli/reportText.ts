@@ -2,8 +2,7 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import { eachRollout, groupNamesOfAnalysis, type AnalysedRollout, type FileAnalysis } from '../core/fileAnalysis';
-import { groupIds } from '../core/decisionLines';
+import { eachRollout, eachSuspected, groupIdsOfAnalysis, groupNamesOfAnalysis, type AnalysedRollout, type FileAnalysis, type RolloutBrief } from '../core/fileAnalysis';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { capText } from '../core/presentation/capText';
@@ -52,16 +51,23 @@ const GROUPS_SHOWN = 40;
 
 /** One row per group: sizes, what was kept, and the decisions in file order as a strip. */
 function groupTable(a: FileAnalysis, width: number): string[] {
-  const ids = groupIds(eachRollout(a));
+  const ids = groupIdsOfAnalysis(a);
   const names = groupNamesOfAnalysis(a, GROUPS_SHOWN + 1);
-  // Only the groups shown keep their rollouts (a dump's millions are walked once, not held).
+  // Only the groups shown keep their rollouts (a dump's millions are walked once, not held), and
+  // with columns only theirs are made.
   const byGroup = new Map<string, AnalysedRollout[]>();
-  for (const r of eachRollout(a)) {
-    const members = byGroup.get(r.group);
+  const rows = a.rows;
+  const count = rows ? rows.count : a.rollouts.length;
+  const into = { group: '', outcome: { kind: 'unknown', source: 'none' }, decision: null, responseChars: 0 } as unknown as RolloutBrief;
+  for (let row = 0; row < count; row++) {
+    const group = rows ? rows.brief(row, into).group : a.rollouts[row]!.group;
+    const members = byGroup.get(group);
+    if (!members && byGroup.size >= GROUPS_SHOWN + 1) continue;
+    const r = rows ? rows.at(row) : a.rollouts[row]!;
     if (members) members.push(r);
-    else if (byGroup.size < GROUPS_SHOWN + 1) byGroup.set(r.group, [r]);
+    else byGroup.set(group, [r]);
   }
-  const rows = [
+  const lines = [
     'groups   (strip, file order: K kept correct · k kept incorrect · D dropped correct · d dropped incorrect · T/t dropped by a tie (file order) · ? not ranked)',
     '  group      line     n  n+  n−  kept  strip      question',
   ];
@@ -69,7 +75,7 @@ function groupTable(a: FileAnalysis, width: number): string[] {
   let shown = 0;
   for (const [key, members] of byGroup) {
     if (shown++ === limit) {
-      rows.push(`  … ${ids.size - limit} more groups (use --json or filter --decisions for all)`);
+      lines.push(`  … ${ids.size - limit} more groups (use --json or filter --decisions for all)`);
       break;
     }
     const nPlus = members.filter((m) => m.outcome.kind === 'correct').length;
@@ -78,9 +84,9 @@ function groupTable(a: FileAnalysis, width: number): string[] {
     const strip = members.map(stripChar).join('');
     const prompt = (names.get(members[0]!.id) || members[0]!.prompt || key.split('\u0000')[0]!).replace(/\s+/g, ' ');
     const head = `  ${capText(ids.get(key)!, 40).padEnd(9)} ${String(members[0]!.line).padStart(5)} ${String(members.length).padStart(5)} ${String(nPlus).padStart(3)} ${String(nMinus).padStart(3)} ${String(kept).padStart(5)}  ${strip.padEnd(10)} `;
-    rows.push(head + prompt.slice(0, Math.max(10, width - head.length)));
+    lines.push(head + prompt.slice(0, Math.max(10, width - head.length)));
   }
-  return [...rows, ''];
+  return [...lines, ''];
 }
 
 function stripChar(r: AnalysedRollout): string {
@@ -109,9 +115,7 @@ function responsesPerRecord(a: FileAnalysis, listed: readonly AnalysedRollout[])
 
 /** The suspected false positives, strongest evidence first (see core/flagStrength); only they are held. */
 function falsePositiveList(a: FileAnalysis): string[] {
-  const flagged: AnalysedRollout[] = [];
-  for (const r of eachRollout(a)) if (r.falsePositive.suspected) flagged.push(r);
-  const suspected = strongestFirst(flagged);
+  const suspected = strongestFirst([...eachSuspected(a)]);
   if (suspected.length === 0) return ['no suspected false positives'];
   const rows = [`suspected false positives (correct answers with distrusted steps), strongest ${Math.min(20, suspected.length)} of ${suspected.length}`];
   const listed = suspected.slice(0, 20);

@@ -9,6 +9,8 @@ import type { FileReport } from './fileReport';
 import type { ProfSettings } from './profSettings';
 import type { RolloutTable } from './rolloutTable';
 import { decodedToRaw, locateString } from './rawJson';
+import { groupIds } from './decisionLines';
+import { SUSPECTED_BIT } from './falsePositiveMask';
 
 export type { AnalysedRollout };
 
@@ -69,6 +71,26 @@ export function* eachRollout(a: Pick<FileAnalysis, 'rollouts' | 'rows'>): Genera
     return;
   }
   for (let row = 0; row < rows.count; row++) yield rows.at(row);
+}
+
+/**
+ * The suspected false positives in file order, made one at a time; with columns, only the flagged
+ * rows are made (making a rollout derives its facts: most rows are not flagged).
+ */
+export function* eachSuspected(a: Pick<FileAnalysis, 'rollouts' | 'rows'>): Generator<AnalysedRollout> {
+  const rows = a.rows;
+  const table = rows?.table;
+  if (!rows || !table) {
+    for (const r of eachRollout(a)) if (r.falsePositive.suspected) yield r;
+    return;
+  }
+  for (let row = 0; row < rows.count; row++) if ((table.falsePositiveMask(row) & SUSPECTED_BIT) !== 0) yield rows.at(row);
+}
+
+/** The readable group ids (`groupIds`), from the table's groups when the analysis has one (no rollout made). */
+export function groupIdsOfAnalysis(a: Pick<FileAnalysis, 'rollouts' | 'rows'>): Map<string, string> {
+  const table = a.rows?.table;
+  return groupIds(table ? table.groupQuestions() : eachRollout(a));
 }
 
 /** Map decoded step offsets to raw-line offsets for a rollout whose response is a single literal. */

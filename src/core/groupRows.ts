@@ -4,8 +4,8 @@
  * how many of its rollouts a tie decided. What `report --json` lists and the terminal's group table
  * shows the first of.
  */
-import { eachRollout, groupNamesOfAnalysis, type FileAnalysis } from './fileAnalysis';
-import { groupIds } from './decisionLines';
+import { groupIdsOfAnalysis, groupNamesOfAnalysis, type FileAnalysis, type RolloutBrief } from './fileAnalysis';
+import type { Decision, OutcomeKind } from './model';
 
 /** A group as the report lists it. */
 export interface GroupRow {
@@ -23,22 +23,30 @@ export interface GroupRow {
   droppedByTie: number;
 }
 
-/** Every group's row, in file order of its first rollout. */
+/** Every group's row, in file order of its first rollout (with columns, read from them: no rollout is made). */
 export function groupRowsOf(a: FileAnalysis): GroupRow[] {
   const names = groupNamesOfAnalysis(a, Infinity);
-  const ids = groupIds(eachRollout(a));
+  const ids = groupIdsOfAnalysis(a);
   const rows = new Map<string, GroupRow>();
-  for (const r of eachRollout(a)) {
-    let row = rows.get(r.group);
+  const count = (group: string, id: number, line: number, outcome: OutcomeKind, decision: Decision): void => {
+    let row = rows.get(group);
     if (!row) {
-      row = { group: ids.get(r.group) ?? '', name: names.get(r.id) ?? '', line: r.line, n: 0, correct: 0, incorrect: 0, kept: 0, droppedByTie: 0 };
-      rows.set(r.group, row);
+      row = { group: ids.get(group) ?? '', name: names.get(id) ?? '', line, n: 0, correct: 0, incorrect: 0, kept: 0, droppedByTie: 0 };
+      rows.set(group, row);
     }
     row.n++;
-    if (r.outcome.kind === 'correct') row.correct++;
-    else if (r.outcome.kind === 'incorrect') row.incorrect++;
-    if (r.decision.kept) row.kept++;
-    if (r.decision.reason === 'dropped-tie') row.droppedByTie++;
-  }
+    if (outcome === 'correct') row.correct++;
+    else if (outcome === 'incorrect') row.incorrect++;
+    if (decision.kept) row.kept++;
+    if (decision.reason === 'dropped-tie') row.droppedByTie++;
+  };
+  const table = a.rows;
+  if (table) {
+    const into = { group: '', outcome: { kind: 'unknown', source: 'none' }, decision: null, responseChars: 0 } as unknown as RolloutBrief;
+    for (let row = 0; row < table.count; row++) {
+      const b = table.brief(row, into);
+      count(b.group, row, table.line(row), b.outcome.kind, b.decision);
+    }
+  } else for (const r of a.rollouts) count(r.group, r.id, r.line, r.outcome.kind, r.decision);
   return [...rows.values()];
 }

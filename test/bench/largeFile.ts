@@ -59,7 +59,7 @@ interface ChildRun {
 }
 
 /** One task of this module in a child process (see main.ts's `child` mode): its seconds and peak RSS. */
-function childRun(task: string, path: string): ChildRun {
+export function childRun(task: string, path: string): ChildRun {
   const out = spawnSync(process.execPath, [process.argv[1]!, 'child', task, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (out.status !== 0) throw new Error(out.stderr);
   const [seconds, rss] = out.stdout.trim().split('\n').pop()!.split(' ').map(Number);

@@ -1,8 +1,7 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
-import { eachRollout, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
+import { eachSuspected, groupIdsOfAnalysis, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
 import { groupRowsOf } from '../../core/groupRows';
 import { tieWarningText } from '../../core/presentation/tieWords';
-import { groupIds } from '../../core/decisionLines';
 import { strongestFirst } from '../../core/flagStrength';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { parseArgs, UsageError } from '../args';
@@ -58,9 +57,8 @@ export function reportJson(a: FileAnalysis, threshold?: ThresholdSource): Record
 
 /** The suspected false positives, strongest evidence first, each with what fired and why. */
 function falsePositiveRows(a: FileAnalysis): Record<string, unknown>[] {
-  const flagged: AnalysedRollout[] = [];
-  for (const r of eachRollout(a)) if (r.falsePositive.suspected) flagged.push(r);
-  const ids = groupIds(eachRollout(a));
+  const flagged: AnalysedRollout[] = [...eachSuspected(a)];
+  const ids = groupIdsOfAnalysis(a);
   return strongestFirst(flagged).map((r) => ({
     line: r.line,
     index: r.index,

@@ -20,8 +20,20 @@ const TOOL_RESPONSE = '<tool_response>';
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';
 
-/** Tags that start or end a turn, or a tool call: looked for with `includes` (fast literal search). */
-const TURN_TAGS = ['<|', '<｜', '<start_of_turn>', '<end_of_turn>', '[/INST]', '<tool_call>'];
+/**
+ * Tags that start or end a turn, or a tool call: `<|`, `<｜`, `<start_of_turn>`, `<end_of_turn>`,
+ * `<tool_call>` (looked for from each `<`, one pass) and `[/INST]`. One pass from `<` to `<`
+ * rather than a literal search per tag: GSM8K's calculator notes (`<<2*3=6>>`) put a `<` in most
+ * responses, which sent every one through all six searches.
+ */
+export function hasTurnTag(text: string): boolean {
+  for (let i = text.indexOf('<'); i !== -1; i = text.indexOf('<', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    if (c === 0x7c || c === 0xff5c) return true;
+    if (c === 0x73 ? text.startsWith('start_of_turn>', i + 1) : c === 0x65 ? text.startsWith('end_of_turn>', i + 1) : c === 0x74 && text.startsWith('tool_call>', i + 1)) return true;
+  }
+  return text.indexOf('[') !== -1 && text.includes('[/INST]');
+}
 
 /** Role words that start a reply when they stand alone on a line. */
 const REPLY_WORDS = new Set(['user', 'human', 'tool', 'ipython', 'function', 'observation']);
@@ -33,7 +45,7 @@ const REPLY_WORDS = new Set(['user', 'human', 'tool', 'ipython', 'function', 'ob
  * regular expression or a literal search per role word).
  */
 function mayHoldTurns(text: string): boolean {
-  if (text.indexOf('<') !== -1 || text.indexOf('[') !== -1) for (const tag of TURN_TAGS) if (text.includes(tag)) return true;
+  if (hasTurnTag(text)) return true;
   let start = 0;
   for (;;) {
     const end = text.indexOf('\n', start);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistantText, readResponse } from '../../../../src/core/transcript/response';
+import { assistantText, hasTurnTag, readResponse } from '../../../../src/core/transcript/response';
 import { readPrompt } from '../../../../src/core/transcript/promptReading';
 
 /** A verl multi-turn tool rollout's `output`, decoded with the special tokens stripped. */
@@ -91,5 +91,32 @@ describe('the final answer of a tool rollout', () => {
     const cut = TOOL_ROLLOUT.slice(0, TOOL_ROLLOUT.indexOf('\nassistant\n'));
     const cutTurns = readResponse(cut)!.turns;
     expect(finalAnswer(assistantText(cut, cutTurns))?.text).not.toBe('42');
+  });
+});
+
+describe('looking for a turn tag in one pass', () => {
+  const TAGS = ['<|', '<｜', '<start_of_turn>', '<end_of_turn>', '[/INST]', '<tool_call>'];
+  const bySearch = (text: string): boolean => TAGS.some((tag) => text.includes(tag));
+
+  it('finds each tag among GSM8K calculator notes, and none in notes alone', () => {
+    const notes = 'He runs 3*3=<<3*3=9>>9 sprints, so 9*60=<<9*60=540>>540 meters [1] <b> <s <e <t\n#### 540';
+    expect(hasTurnTag(notes)).toBe(false);
+    for (const tag of TAGS) {
+      expect(hasTurnTag(`${notes}${tag}`), tag).toBe(true);
+      expect(hasTurnTag(`${tag}${notes}`), tag).toBe(true);
+      // A tag cut short is no tag.
+      expect(hasTurnTag(`${notes}${tag.slice(0, -1)}`), tag.slice(0, -1)).toBe(false);
+    }
+  });
+
+  it('agrees with a search for every tag on random texts made of the tags\' characters', () => {
+    const alphabet = ['<', '|', '｜', '[', '/', 'INST', ']', 'start_of_turn>', 'end_of_turn>', 'tool_call>', 's', 'e', 't', 'x', '\n'];
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    for (let k = 0; k < 5000; k++) {
+      let text = '';
+      for (let j = next(12); j >= 0; j--) text += alphabet[next(alphabet.length)];
+      expect(hasTurnTag(text), JSON.stringify(text)).toBe(bySearch(text));
+    }
   });
 });
