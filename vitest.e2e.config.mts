@@ -12,6 +12,9 @@ export default defineConfig({
     fileParallelism: false,
     maxWorkers: 1,
     retry: 0,
+    // A state the workbench reaches in a blink on a quiet machine can take seconds on a loaded one:
+    // expect.poll waits up to 15 s by default (each test still states a longer wait where it needs one).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     reporters: ['default', './test/e2e/summaryReporter.ts'],
   },
 });

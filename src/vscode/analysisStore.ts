@@ -16,6 +16,7 @@ import { consentFor } from './store/criticConsent';
 import { DocumentTimers } from './store/debounce';
 import { recoverAfterRestart } from './store/restartRecovery';
 import { holdsRolloutRecords, isRolloutDocument } from './store/rolloutDocuments';
+import { isUnchanged, mayHoldRollouts, sniffFromDisk, type FileStamp } from './store/openingFiles';
 import { errorText } from '../core/errorText';
 
 export { holdsRolloutRecords, isRolloutDocument } from './store/rolloutDocuments';
@@ -57,7 +58,14 @@ interface StartRequest {
 interface Entry {
   analysis: DocumentAnalysis | null;
   cancel?: () => void;
+  /** The analysis in progress (the same object as `analysis` for a first one). */
+  running?: DocumentAnalysis;
+  /** Analysed from disk since its tab opened, before its document arrived: the bytes read. */
+  opening?: FileStamp;
 }
+
+/** The version of an analysis started from disk for a document that has not arrived yet. */
+const OPENING_VERSION = -2;
 
 /**
  * Owns every document's analysis and the requests that produce them, composing the jobs around
@@ -124,11 +132,34 @@ export class AnalysisStore implements vscode.Disposable {
       if (this.entries.has(key)) this.forget(document.uri);
       return;
     }
+    if (this.adopt(document)) return;
     // An unmodified file on disk is read by the worker: the host never copies a large text.
     const source: AnalysisSource = document.uri.scheme === 'file' && !document.isDirty
       ? { kind: 'path', path: document.uri.fsPath }
       : { kind: 'text', text: document.getText() };
     this.start({ uri: document.uri, fileName: document.fileName, source, version: document.version, options });
+  }
+
+  /**
+   * A file whose tab opened before its document reached extensions: when its first records are
+   * rollouts, it is analysed from disk at once, and its document adopts that analysis on arrival
+   * (`analyseDocument`) if the file has not changed since it was read.
+   */
+  async analyseOpening(uri: vscode.Uri): Promise<void> {
+    const key = uri.toString();
+    if (!mayHoldRollouts(uri) || this.entries.has(key) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
+    const stamp = await sniffFromDisk(uri);
+    // The document may have arrived, or the tab closed, while the prefix was read.
+    if (!stamp || this.entries.has(key) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
+    if (!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key))) return;
+    this.start({ uri, fileName: uri.fsPath, source: { kind: 'path', path: uri.fsPath }, version: OPENING_VERSION, options: {} });
+    const entry = this.entries.get(key);
+    if (entry) entry.opening = stamp;
+  }
+
+  /** Drops an analysis started for a tab that closed before its document arrived. */
+  forgetOpening(uri: vscode.Uri): void {
+    if (this.entries.get(uri.toString())?.opening) this.forget(uri);
   }
 
   /** Analyses a file straight from disk (files too large for the editor to hand to extensions). */
@@ -185,16 +216,36 @@ export class AnalysisStore implements vscode.Disposable {
     return entry;
   }
 
+  /**
+   * Hands an analysis started from disk before the document arrived to the document, when the
+   * document is the unmodified file that was read; false when it has to be analysed itself.
+   */
+  private adopt(document: vscode.TextDocument): boolean {
+    const entry = this.entries.get(document.uri.toString());
+    const stamp = entry?.opening;
+    if (!entry || !stamp) return false;
+    entry.opening = undefined;
+    if (document.isDirty || !isUnchanged(document.uri, stamp)) return false;
+    for (const analysis of [entry.analysis, entry.running]) {
+      if (analysis?.version === OPENING_VERSION) analysis.version = document.version;
+    }
+    // Lenses and symbols compare versions: they are asked again now that the versions match.
+    if (entry.analysis?.summary) this.updates.fire({ uri: document.uri, isFinal: true });
+    return true;
+  }
+
   private start(request: StartRequest): void {
     const { uri } = request;
     const entry = this.entry(uri);
     this.timers.clear(uri.toString());
     entry.cancel?.();
+    entry.opening = undefined;
     const plan = this.currentPlan(uri);
     const next: DocumentAnalysis = { uri, index: new RolloutIndex(), summary: null, version: request.version, scorerNotice: plan.notice };
     // A first analysis shows rollouts chunk by chunk; a re-analysis swaps in when complete.
     const isProgressive = entry.analysis === null;
     if (isProgressive) entry.analysis = next;
+    entry.running = next;
     const consent = consentFor(plan.model, this.guard);
     const job = this.client.analyse(
       analyseRequest({ uri, fileName: request.fileName, source: request.source, plan, shouldRetryModel: request.options.shouldRetryModel === true, shouldConfirmSend: consent.shouldConfirmSend }),
@@ -226,6 +277,7 @@ export class AnalysisStore implements vscode.Disposable {
 
   private finish(entry: Entry, analysis: DocumentAnalysis, summary: AnalysisSummary): void {
     entry.cancel = undefined;
+    entry.running = undefined;
     analysis.summary = summary;
     if (summary.modelError !== undefined) {
       analysis.scorerNotice = { short: 'model failed', message: summary.modelError, isError: true };

@@ -16,10 +16,20 @@ export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vs
       // One opened in between is already being analysed: starting again would cancel that.
       if (!store.isTracked(document.uri)) store.analyseDocument(document);
     }
+    // Tabs whose documents the editor has not handed over yet (a large file takes seconds).
+    for (const uri of tabUris(vscode.window.tabGroups.all.flatMap((g) => g.tabs))) void store.analyseOpening(uri);
   }, 0);
   return [
     new vscode.Disposable(() => clearTimeout(initial)),
     vscode.workspace.onDidOpenTextDocument((document) => store.analyseDocument(document)),
+    // A tab opens seconds before a large file's document arrives: its analysis starts from disk now.
+    vscode.window.tabGroups.onDidChangeTabs((event) => {
+      for (const uri of tabUris(event.opened)) void store.analyseOpening(uri);
+      const shown = new Set(tabUris(vscode.window.tabGroups.all.flatMap((g) => g.tabs)).map(String));
+      for (const uri of tabUris(event.closed)) {
+        if (!shown.has(uri.toString()) && !vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) store.forgetOpening(uri);
+      }
+    }),
     vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.contentChanges.length === 0 || !isRolloutDocument(event.document)) return;
       store.schedule(event.document, settings.current.debounceMs);
@@ -33,4 +43,9 @@ export function trackDocuments(store: AnalysisStore, settings: LiveSettings): vs
       }
     }),
   ];
+}
+
+/** The files shown by text-editor tabs. */
+function tabUris(tabs: readonly vscode.Tab[]): vscode.Uri[] {
+  return tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri] : []));
 }

@@ -72,7 +72,7 @@ export class Metrics implements vscode.Disposable {
     if (!this.file) return;
     const key = event.uri.toString();
     const times = this.documents.get(key);
-    this.note(`${event.state} ${event.done}/${event.total}`);
+    this.note(`${event.state} ${event.done}/${event.total}${event.activity === undefined ? '' : ` ${event.activity}`} ${nameOf(key)}`);
     // A request starts with 0/0 and no activity; a worker reading a file from disk also reports
     // 0/0, with its activity (`reading 40%`), and must not restart the clock.
     if (event.state === 'running' && event.total === 0 && event.activity === undefined) {
@@ -89,7 +89,7 @@ export class Metrics implements vscode.Disposable {
   paint(timing: PaintTiming): void {
     if (!this.file) return;
     this.paints.push(timing);
-    this.note(timing.isOverview ? 'paint overview' : `paint ${timing.lines} lines`, timing.ms);
+    this.note(`${timing.isOverview ? 'paint overview' : `paint ${timing.lines} lines`} ${nameOf(timing.uri)}`, timing.ms);
     if (this.paints.length > 500) this.paints.shift();
     const times = this.documents.get(timing.uri);
     if (times && times.firstPaintMs === null && !timing.isOverview && timing.lines > 0) {
@@ -119,4 +119,9 @@ export class Metrics implements vscode.Disposable {
       writeFileSync(this.file as string, JSON.stringify(snapshot, null, 1));
     }, 100);
   }
+}
+
+/** A document's file name, for the timeline. */
+function nameOf(uri: string): string {
+  return uri.slice(uri.lastIndexOf('/') + 1);
 }

@@ -4,6 +4,7 @@ import type { BenchModule, BenchResult } from './types';
 import * as checker from './checker';
 import * as compare from './compare';
 import * as core from './core';
+import * as editor from './editor';
 import * as endpoints from './endpoints';
 import * as explore from './explore';
 import * as grading from './grading';
@@ -16,7 +17,7 @@ import * as trend from './trend';
 import * as verl from './verl';
 import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare, verl };
+const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare, verl, editor };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

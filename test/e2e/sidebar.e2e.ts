@@ -101,7 +101,7 @@ describe('the PROF Lens sidebar', () => {
     // Select the group first: the rollout an earlier test revealed must not be the menu's subject.
     const group = row(questionOf('gsm-02'));
     await group.click();
-    await expect.poll(() => group.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => group.getAttribute('aria-selected'), { timeout: 15_000 }).toBe('true');
     await workbench.runContextMenu(group, 'Open Rollout Explorer');
     const frame = await panelFrame(workbench.page, /Rollout Explorer · gsm-rollouts\.jsonl/);
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000 }).toBe('group gsm-02 · 8');

@@ -50,8 +50,11 @@ export class Workbench {
     await this.server.stop();
   }
 
-  /** Opens a workspace file through Quick Open and waits for its editor tab. */
-  async openFile(name: string, timeout = 30_000): Promise<void> {
+  /**
+   * Opens a workspace file through Quick Open and waits for its editor tab; returns when (Date.now())
+   * the Enter that opens it was pressed, the moment a user's click would land.
+   */
+  async openFile(name: string, timeout = 30_000): Promise<number> {
     await this.focusEditorArea();
     await this.page.keyboard.press('Control+P');
     const input = this.page.locator('.quick-input-widget input');
@@ -59,8 +62,10 @@ export class Workbench {
     await input.fill(name);
     await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor();
     await this.page.waitForTimeout(300);
+    const pressedAt = Date.now();
     await this.page.keyboard.press('Enter');
     await this.page.locator(`.tab.active[aria-label*="${name}"]`).first().waitFor({ timeout });
+    return pressedAt;
   }
 
   /** Closes every editor tab whose label contains `label` with the tab's own close button. */
@@ -111,8 +116,11 @@ export class Workbench {
     }
   }
 
-  /** Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`. */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a command by its palette title, e.g. `PROF Lens: Open Rollout View`; returns when
+   * (Date.now()) its row was clicked.
+   */
+  async runCommand(title: string): Promise<number> {
     const input = this.page.locator('.quick-input-widget input');
     // With a webview focused, the palette's close hands the focus back to the webview a moment
     // later, and that can close the quick pick the command has just opened: start from the
@@ -132,7 +140,9 @@ export class Workbench {
     await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor();
+    const clickedAt = Date.now();
     await row.click();
+    return clickedAt;
   }
 
   /** The visible text of the active editor's rendered lines (only what is on screen). */
@@ -196,8 +206,9 @@ export class Workbench {
    * the path and presses its OK button. The dialog fills in its starting folder by itself once it
    * has read it, which can overwrite a path typed too early: until the dialog closes, the path is
    * typed again (bounded). `button` is the dialog's accept button (its `openLabel`, else OK).
+   * Returns when (Date.now()) the button that was accepted was clicked.
    */
-  async acceptFileDialog(title: string, path: string, button = 'OK'): Promise<void> {
+  async acceptFileDialog(title: string, path: string, button = 'OK'): Promise<number> {
     const widget = this.page.locator('.quick-input-widget');
     await expect.poll(() => widget.innerText(), { timeout: 20_000 }).toContain(title);
     const input = widget.locator('input');
@@ -210,11 +221,12 @@ export class Workbench {
       const isListed = await widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()
         .waitFor({ timeout: 10_000 }).then(() => true, () => false);
       if (isListed && (await input.inputValue()) === path) {
+        const clickedAt = Date.now();
         await widget.locator('.monaco-button', { hasText: button }).click();
         // Closed, or already reused by whatever the command shows next.
         const isClosed = await expect.poll(async () => !(await widget.isVisible()) || !(await widget.innerText()).includes(title), { timeout: 5_000 })
           .toBe(true).then(() => true, () => false);
-        if (isClosed) return;
+        if (isClosed) return clickedAt;
       }
       if (Date.now() > deadline) throw new Error(`the file dialog "${title}" did not accept ${path} (its input holds ${await input.inputValue()})`);
     }
