@@ -2,7 +2,7 @@
  * Token heat in words, for hovers: a step's (or a response's) mean and extreme log-probability
  * and entropy, and why the tokens are not placed on the text when they are not.
  */
-import type { HeatFigure, ResponseHeat, StepHeat } from '../tokens/tokenHeat';
+import type { HeatFigure, StepHeat } from '../tokens/tokenHeat';
 import type { HotStep } from '../tokens/hotSteps';
 
 function num(v: number): string {
@@ -22,8 +22,15 @@ export function heatFigureLines(heat: StepHeat, of: string): string[] {
   ].filter((l): l is string => l !== null);
 }
 
+/** What the words need of a response's heat (the worker's `RolloutHeat`, or core's `ResponseHeat`). */
+export interface HeatForWords {
+  tokenCount: number;
+  response: StepHeat;
+  placement: { isPlaced: true; steps: StepHeat[] } | { isPlaced: false; reason: string };
+}
+
 /** What a hover says about the token heat of step `step` (null: the rollout as a whole). */
-export function heatLines(heat: ResponseHeat, step: number | null, hot: HotStep | null): string[] {
+export function heatLines(heat: HeatForWords, step: number | null, hot: HotStep | null): string[] {
   if (!heat.placement.isPlaced) {
     return [
       `The record carries ${heat.tokenCount.toLocaleString('en-US')} per-token values that cannot be placed on the text: ${heat.placement.reason}.`,
