@@ -18,7 +18,7 @@ const PATH = join(__dirname, '../../../fixtures/trainers/prime-rl/outputs/rollou
 async function keptFromDisk(tokenizerDir: string | undefined) {
   const settings = resolveSettings(tokenizerDir ? { tokenizerDir } : {});
   const read = await analysePath(PATH, { keepText: false, scorer: 'checker', settings });
-  return keptAnalysisOf({ kind: 'path', path: PATH }, read);
+  return keptAnalysisOf({ kind: 'path', path: PATH }, { analysis: read.analysis, ...(read.lines ? { lines: read.lines } : {}) });
 }
 
 describe('file heat', () => {
