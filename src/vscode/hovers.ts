@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS } from '../core/profSettings';
 import type { RolloutSummary } from '../protocol/analysis';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds } from './commandIds';
-import { escapeMarkdown, hoverMarkdown } from './hoverText';
+import { hoverMarkdown } from './hoverText';
 import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
 import { labelBadge } from './labels/labelFigures';
 import { LABEL_HOVER_COMMANDS, labelHoverLines } from './labels/labelHover';
@@ -64,7 +64,8 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
       settings: analysis?.summary?.settings ?? DEFAULT_SETTINGS,
       source: target.source.toString(),
       commands: { openRollout: commandIds.openRolloutView, openGroup: commandIds.openGroupView },
-    }), ...(await this.heatLines(target)), ...labelLines].join('\n'));
+      heat: await this.heatLines(target),
+    }), ...labelLines].join('\n'));
     markdown.isTrusted = { enabledCommands: [commandIds.openRolloutView, commandIds.openGroupView, ...LABEL_HOVER_COMMANDS] };
     return new vscode.Hover(markdown, 'range' in target ? target.range : undefined);
   }
@@ -76,7 +77,7 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
       const heat = (await this.heat.heatOf(target.source, [target.rollout.id])).get(target.rollout.id);
       if (!heat) return [];
       const hot = target.step === null ? null : this.heat.knownHotStep(target.source, target.rollout.id, target.step);
-      return ['', '---', '', '**Token heat**', '', ...heatLines(heat, target.step, hot).map((line) => `${escapeMarkdown(line)}  `)];
+      return heatLines(heat, target.step, hot);
     } catch {
       // A hover is answered without heat rather than not at all.
       return [];
