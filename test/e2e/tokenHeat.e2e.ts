@@ -46,20 +46,7 @@ const tokens = (() => {
   });
 })();
 
-/** Steps: the response split at blank lines (the default split), trimmed, with where each starts. */
-const steps = (() => {
-  const found: { start: number; end: number; text: string }[] = [];
-  let from = 0;
-  for (const part of response.split('\n\n')) {
-    const trimmed = part.trim();
-    if (trimmed !== '') {
-      const start = response.indexOf(trimmed, from);
-      found.push({ start, end: start + trimmed.length, text: trimmed });
-    }
-    from += part.length + 2;
-  }
-  return found;
-})();
+const steps = stepsOf(response);
 
 /** The tint's colour of a log-probability: probability under 0.5, 0.2, 0.05, 0.01 (docs/token-heat.md). */
 function colorOf(logprob: number): string | null {
@@ -92,6 +79,50 @@ function expectedPieces(): Set<string> {
 
 /** `−0.123`, as the hover writes a figure. */
 const figure = (v: number): string => v.toFixed(3).replace(/^-/, '−');
+
+/** Steps of a response split at blank lines, trimmed, with where each starts. */
+function stepsOf(content: string): { start: number; end: number; text: string }[] {
+  const found: { start: number; end: number; text: string }[] = [];
+  let from = 0;
+  for (const part of content.split('\n\n')) {
+    const trimmed = part.trim();
+    if (trimmed !== '') {
+      const start = content.indexOf(trimmed, from);
+      found.push({ start, end: start + trimmed.length, text: trimmed });
+    }
+    from += part.length + 2;
+  }
+  return found;
+}
+
+/**
+ * The file's hot steps as docs/token-heat.md defines them: the tenth (rounded up) of all steps with
+ * the lowest mean log-probability of the tokens starting in them, in file order; each with where
+ * it is in the raw line (1-based line, 0-based start and end).
+ */
+function hotSteps(): { line: number; step: number; rollout: number; mean: number; start: number; end: number }[] {
+  const all: { line: number; step: number; rollout: number; mean: number; start: number; end: number }[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const sampled = (JSON.parse(raw) as typeof record).traces[0]!.nodes.find((n) => n.sampled)!;
+    let at = 0;
+    const starts = sampled.token_ids.map((id) => {
+      const start = at;
+      at += reference.decode([id], { skip_special_tokens: true }).length;
+      return start;
+    });
+    const contentAt = raw.indexOf(JSON.stringify(sampled.message.content));
+    stepsOf(sampled.message.content).forEach((step, k) => {
+      const own = sampled.logprobs.filter((_, t) => starts[t]! >= step.start && starts[t]! < step.end);
+      if (own.length === 0) return;
+      const escaped = JSON.stringify(step.text).slice(1, -1);
+      const start = raw.indexOf(escaped, contentAt);
+      all.push({ line: i + 1, step: k, rollout: i, mean: own.reduce((a, b) => a + b, 0) / own.length, start, end: start + escaped.length });
+    });
+  });
+  const count = Math.max(1, Math.ceil(all.length / 10));
+  return [...all].sort((a, b) => a.mean - b.mean).slice(0, count).sort((a, b) => a.line - b.line || a.step - b.step);
+}
 
 const COLORS = [1, 2, 3, 4].map((b) => `profLens.tokenHeat${b}`);
 
@@ -168,5 +199,23 @@ describe('token heat', () => {
     expect(hover).toContain(`Step 1 log-probability: mean ${figure(mean)}, min ${figure(Math.min(...own))} over ${own.length} tokens`);
     await workbench.screenshot('heat-03-hover');
     await workbench.page.mouse.move(5, 500);
+  });
+
+  test("next hot step selects the file's first hot step, and the list names each with its mean", async () => {
+    const hot = hotSteps();
+    expect(hot.length).toBeGreaterThan(0);
+    await workbench.page.keyboard.press('Escape');
+    await workbench.page.locator('.tab', { hasText: FILE }).first().click();
+    await workbench.goToLine(1, 1);
+    const selection = workbench.page.locator('[id="status.editor.selection"]');
+    const first = hot[0]!;
+    await workbench.runCommand('PROF Lens: Next Hot Step');
+    await expect.poll(async () => (await selection.innerText()).trim(), { timeout: 30_000 }).toBe(`Ln ${first.line}, Col ${first.end + 1} (${first.end - first.start} selected)`);
+    await workbench.runCommand('PROF Lens: List Hot Steps');
+    const rows = workbench.page.locator('.quick-input-list .monaco-list-row');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(hot.length);
+    expect(await rows.first().innerText()).toContain(`Rollout ${first.rollout + 1}, step ${first.step + 1}: mean log-probability ${figure(first.mean)}`);
+    await workbench.screenshot('heat-04-hot-steps');
+    await workbench.page.keyboard.press('Escape');
   });
 });
