@@ -16,6 +16,7 @@ import { readTokenHeat, updateSetting } from '../settings';
 import { settingIds } from '../settingIds';
 import { showInfo } from '../notify';
 import { viewRangesOf } from './heatViewRanges';
+import { errorText } from '../../core/errorText';
 
 /** Rollouts asked for in one request (the lines in view hold far fewer). */
 const MAX_ASKED = 200;
@@ -35,6 +36,7 @@ export class HeatController implements vscode.Disposable {
   private readonly files = new Map<string, FileHeat>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly told = new Set<string>();
 
   constructor(
     private readonly store: AnalysisStore,
@@ -107,8 +109,16 @@ export class HeatController implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      for (const editor of vscode.window.visibleTextEditors) void this.paint(editor).catch((error: unknown) => showInfo(`Token heat: ${String(error instanceof Error ? error.message : error)}`));
+      for (const editor of vscode.window.visibleTextEditors) void this.paint(editor).catch((error: unknown) => this.tell(error));
     }, 50);
+  }
+
+  /** Says why the heat could not be fetched, once per reason (a repaint on every scroll would repeat it). */
+  private tell(error: unknown): void {
+    const text = `Token heat: ${errorText(error)}`;
+    if (this.told.has(text)) return;
+    this.told.add(text);
+    void showInfo(text);
   }
 
   private clear(editor: vscode.TextEditor): void {
