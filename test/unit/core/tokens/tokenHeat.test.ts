@@ -89,6 +89,17 @@ describe('token heat', () => {
     expect(responseHeat(tokens, placement, prepared.steps).response.logprob!.mean).toBeCloseTo(mean(expected), 10);
   });
 
+  it("places open-instruct's response tokens on the text they were decoded to", () => {
+    const { value } = firstRollout('open-instruct/rollouts/grpo_qwen_gsm8k__1__1766000000_rollouts_000000.jsonl');
+    const tokens = responseTokens(value, 0)!;
+    expect(tokens.ids).toHaveLength(83);
+    // The record holds ids only: its text is what the tokenizer decodes them to.
+    const text = reference.decode(tokens.ids!, { skip_special_tokens: true });
+    const placement = place(text, tokens);
+    if (!placement.isPlaced) throw new Error(placement.reason);
+    expect(text.slice(placement.starts[0], placement.ends[0])).toBe(reference.decode([tokens.ids![0]!]));
+  });
+
   it('places nothing when the decoded tokens are not the response, and says what it has instead', () => {
     const { prepared, value } = firstRollout('prime-rl/outputs/rollouts/step_1/train/all/traces.jsonl');
     const tokens = responseTokens(value, 0)!;

@@ -3,13 +3,15 @@
  * read back from their lines, placed with the Qwen2.5 tokenizer the user names, tint runs mapped to
  * the raw line; without a tokenizer, the values are said to be there but not placed.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analysePath } from '../../../../src/scoring/analysis/analysePath';
 import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { keptAnalysisOf } from '../../../../src/scoring/analysis/rolloutDetails';
 import { fileHeat } from '../../../../src/scoring/heat/fileHeat';
+import { vocabFor } from '../../../../src/scoring/heat/tokenVocab';
 import { resolveSettings } from '../../../../src/core/profSettings';
 import { qwenTokenizerDir } from '../inputs/qwenFiles';
 
@@ -62,5 +64,26 @@ describe('file heat', () => {
     const kept = keptAnalysisOf({ kind: 'text', text }, { analysis });
     const heat = (await fileHeat(kept, [1], false)).rollouts[0]!;
     expect(heat.placement.isPlaced).toBe(true);
+  });
+});
+
+describe('the tokenizer of the model a record names', () => {
+  it('is found in the Hugging Face cache, and said to be missing when it is not there', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'prof-hub-'));
+    const snapshot = join(cache, 'models--Qwen--Qwen2.5-1.5B-Instruct', 'snapshots', 'abc123');
+    mkdirSync(snapshot, { recursive: true });
+    copyFileSync(join(qwenTokenizerDir(), 'tokenizer.json'), join(snapshot, 'tokenizer.json'));
+    const before = process.env['HF_HUB_CACHE'];
+    process.env['HF_HUB_CACHE'] = cache;
+    try {
+      const found = vocabFor({ tokenizerDir: null, filePath: PATH, model: 'Qwen/Qwen2.5-1.5B-Instruct' });
+      expect(found.vocab?.size).toBeGreaterThan(150_000);
+      const missing = vocabFor({ tokenizerDir: null, filePath: PATH, model: 'Qwen/Qwen2.5-7B-Instruct' });
+      expect(missing.vocab).toBeNull();
+      if (!missing.vocab) expect(missing.problem).toContain('the tokenizer of Qwen/Qwen2.5-7B-Instruct, which the record names, is not in the Hugging Face cache');
+    } finally {
+      if (before === undefined) delete process.env['HF_HUB_CACHE'];
+      else process.env['HF_HUB_CACHE'] = before;
+    }
   });
 });
