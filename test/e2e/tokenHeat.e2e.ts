@@ -187,6 +187,21 @@ describe('token heat', () => {
     await workbench.screenshot('heat-02-rollout-view');
   });
 
+  test('the tint follows the theme: a dark theme paints the same runs in its own colours', async () => {
+    const view = workbench.activeEditor();
+    const light = (await tintedPieces(view, COLORS)).map((p) => `${p.color} ${p.text}`);
+    const background = (): Promise<string> => view.evaluate((root) => {
+      const box = [...root.querySelectorAll<HTMLElement>('.view-overlays .cdr')].find((b) => getComputedStyle(b).backgroundColor !== 'rgba(0, 0, 0, 0)');
+      return box ? getComputedStyle(box).backgroundColor : '';
+    });
+    const lightColour = await background();
+    await workbench.chooseTheme('Dark Modern');
+    await expect.poll(background, { timeout: 15_000 }).not.toBe(lightColour);
+    await expect.poll(async () => (await tintedPieces(view, COLORS)).map((p) => `${p.color} ${p.text}`), { timeout: 15_000 }).toEqual(light);
+    await workbench.screenshot('heat-02b-rollout-view-dark');
+    await workbench.chooseTheme('Light Modern');
+  });
+
   test("a step's hover gives its mean and min log-probability", async () => {
     const view = workbench.activeEditor();
     const step = steps[0]!;
