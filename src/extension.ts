@@ -7,6 +7,7 @@ import { ApiKeyStore, registerApiKeyCommands } from './vscode/apiKey';
 import { AnalysisStore } from './vscode/analysisStore';
 import { RolloutCodeLensProvider } from './vscode/codeLens';
 import { registerCommands } from './vscode/commands';
+import { HeatController } from './vscode/heat/heatController';
 import { DecorationController } from './vscode/decorations';
 import { ProblemsPublisher } from './vscode/diagnostics';
 import { trackDocuments } from './vscode/documentTracking';
@@ -68,15 +69,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await vscode.commands.executeCommand(commandIds.showDashboard, uri);
     },
   });
+  const heat = new HeatController(store, client, views);
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
   context.subscriptions.push(
-    metrics, settings, store, client, labels, rawMarks, views, decorations, codeLens, notices,
+    metrics, settings, store, client, labels, rawMarks, views, decorations, heat, codeLens, notices,
     new ProblemsPublisher(store, () => settings.current.maxProblems),
     new StatusBar(store),
     new TieNotices(store),
     trackRolloutContext(store),
     store.onDidProgress((event) => metrics.progress(event)),
-    vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views, labels)),
+    vscode.languages.registerHoverProvider(ROLLOUT_SELECTOR, new RolloutHoverProvider(store, views, labels, heat)),
     vscode.languages.registerCodeLensProvider(ROLLOUT_SELECTOR, codeLens),
     vscode.languages.registerDocumentSymbolProvider(ROLLOUT_FILE_SELECTOR, new RolloutSymbolProvider(store)),
     settings.onDidChange((current) => {
@@ -88,7 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...trackDocuments(store, settings),
     // A new key reaches the worker's model at once (the configuration key changes with it).
     apiKeys.onDidChange(() => client.configureModel(store.currentPlan().model)),
-    ...registerCommands({ store, views, notices }),
+    ...registerCommands({ store, views, notices, heat }),
     ...registerApiKeyCommands(apiKeys),
     ...registerLabelCommands({ store, views, labels, client }),
     createPanelFeature({ extensionUri: context.extensionUri, store, client, labels: { ...panelLabels(labels), onDidChange: labels.onDidChange } }),

@@ -12,6 +12,7 @@ import type { AnalysedRollout, FileAnalysis } from '../core/fileAnalysis';
 import type { Diagnostic } from '../core/model';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../core/profSettings';
+import type { HeatAnswer } from '../core/tokens/rolloutHeat';
 import { isScorerChoice } from '../core/scorerChoice';
 import { isEndpointStatusList, type EndpointStatus } from './endpoints';
 import { isModelConfig } from './modelConfig';
@@ -107,6 +108,7 @@ export const rollouts = message('toHost', 'rollouts', { ...id, rollouts: isArray
 export const analysed = message('toHost', 'analysed', { ...id, summary: outline<AnalysisSummary>({}) });
 export const detailsReply = message('toHost', 'details', { ...id, rollouts: isArray as Guard<RolloutDetail[]> });
 export const labelKeysReply = message('toHost', 'labelKeys', { ...id, keys: isArray as Guard<RolloutKeys[]> });
+export const heatReply = message('toHost', 'heat', { ...id, answer: outline<HeatAnswer>({ rollouts: isArray, rankedRollouts: isNumber }) });
 export const explored = message('toHost', 'explored', { ...id, answer: isExplorerAnswer });
 /** A request failed (or was cancelled): its one answer. */
 export const failed = message('toHost', 'failed', { ...id, message: isString, isCancelled: optional(isBoolean) });
@@ -164,6 +166,11 @@ export const details = request('fromHost', 'details', { ...document, rolloutIds:
 export const labelKeys = request('fromHost', 'labelKeys', { ...document, rolloutIds: nullable(arrayOf(isNumber)) }, { replies: [labelKeysReply, failed] });
 /** A query, an export or a comparison over a kept analysis (the Rollout Explorer, the Compare view). */
 export const explore = request('fromHost', 'explore', { ...document, call: isExplorerCall }, { replies: [explored, failed] });
+/**
+ * The token heat of some rollouts of a kept analysis (their per-token values placed on their
+ * texts), with the file's hot steps when `withHot`.
+ */
+export const heat = request('fromHost', 'heat', { ...document, rolloutIds: arrayOf(isNumber), withHot: isBoolean }, { replies: [heatReply, failed] });
 export const forget = message('fromHost', 'forget', { documentKey: isString });
 /** The model settings changed: the worker closes a model that is no longer configured (a later `analyse` opens the new one). */
 export const configure = message('fromHost', 'configure', { model: isModelConfig });
@@ -171,13 +178,14 @@ export const configure = message('fromHost', 'configure', { model: isModelConfig
 export const shutdown = message('fromHost', 'shutdown', {});
 
 /** The analysis worker's channel. */
-export const analysisProtocol = protocol(analyse, more, cancel, details, labelKeys, explore, forget, configure, shutdown, consentReply, consent);
+export const analysisProtocol = protocol(analyse, more, cancel, details, labelKeys, heat, explore, forget, configure, shutdown, consentReply, consent);
 
 export type HostToWorker = Sent<typeof analysisProtocol, 'fromHost'>;
 export type WorkerToHost = Sent<typeof analysisProtocol, 'toHost'>;
 export type AnalyseRequest = MessageOf<typeof analyse>;
 export type DetailsRequest = MessageOf<typeof details>;
 export type LabelKeysRequest = MessageOf<typeof labelKeys>;
+export type HeatRequest = MessageOf<typeof heat>;
 /** Checks a message received by the worker. */
 export const isHostToWorker = analysisProtocol.guard('fromHost');
 /** Checks a message received by the host. */

@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import type { AnalysisStore } from './analysisStore';
 import { commandIds, isRolloutTarget, type RolloutTarget } from './commandIds';
+import type { HeatController } from './heat/heatController';
+import { goToHotStep, listHotSteps } from './heat/hotStepNavigation';
 import { openLargeFile } from './largeFile';
 import { navigate } from './navigation';
 import { showInfo } from './notify';
@@ -19,6 +21,7 @@ export interface CommandDeps {
   views: RolloutViewProvider;
   /** Re-scoring lets model notices be shown again. */
   notices?: ScorerNotices;
+  heat: HeatController;
 }
 
 /** The rollout under the cursor of the active editor (raw file or Rollout View). */
@@ -85,6 +88,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     register(commandIds.openRolloutView, (arg) => openView(deps, arg, false)),
     register(commandIds.openGroupView, (arg) => openView(deps, arg, true)),
     register(commandIds.toggleDecorations, toggleDecorations),
+    register(commandIds.toggleTokenHeat, () => deps.heat.toggle()),
+    register(commandIds.nextHotStep, () => goToHotStep(deps, 1)),
+    register(commandIds.previousHotStep, () => goToHotStep(deps, -1)),
+    register(commandIds.listHotSteps, () => listHotSteps(deps)),
     register(commandIds.chooseScorer, chooseScorer),
     register(commandIds.rescore, () => rescore(deps)),
     register(commandIds.cancelAnalysis, () => {

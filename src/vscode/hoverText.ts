@@ -31,6 +31,13 @@ export interface HoverInput {
   /** The source file's URI (as a string), for the command links. */
   source: string;
   commands: HoverCommands;
+  /** The token heat of the step (or rollout) in words (`core/presentation/heatWords.ts`), when the tint is on. */
+  heat?: readonly string[];
+}
+
+/** The token heat lines as one block, each line as written (they quote no file text, but are escaped all the same). */
+function heatBlock(heat: readonly string[] | undefined): string[] {
+  return heat && heat.length > 0 ? ['', `Token heat — ${heat.map(escapeMarkdown).join('  \n')}`] : [];
 }
 
 /** The longest note or evidence line a hover repeats (they quote steps, which can be long). */
@@ -66,6 +73,7 @@ function stepLines(input: HoverInput, step: number): string[] {
     `Score **${formatScoreBeside(score, settings.threshold)}** from ${codeSpan(rollout.scorer)}${isLow ? ` — below the threshold ${settings.threshold}` : ''}`,
   ];
   if (note) lines.push('', `Note: ${escapeMarkdown(clip(note, MAX_QUOTED))}`);
+  lines.push(...heatBlock(input.heat));
   lines.push('', `**PROF Lens — step ${step + 1} of ${total}** (${placeOf(input)}, H = ${rollout.decision.steps})`);
   return lines;
 }
@@ -81,7 +89,7 @@ export function hoverMarkdown(input: HoverInput): string {
   const { rollout, settings } = input;
   const d = rollout.decision;
   const lines = input.step === null
-    ? [`**PROF Lens — rollout ${rollout.id + 1}** (${placeOf(input)}, H = ${d.steps})`]
+    ? [`**PROF Lens — rollout ${rollout.id + 1}** (${placeOf(input)}, H = ${d.steps})`, ...heatBlock(input.heat)]
     : stepLines(input, input.step);
   lines.push(
     '',

@@ -11,6 +11,11 @@ import { ROLLOUT_VIEW_SCHEME, type RolloutViewProvider } from './rolloutView';
 import { labelBadge } from './labels/labelFigures';
 import { LABEL_HOVER_COMMANDS, labelHoverLines } from './labels/labelHover';
 import type { LabelsController } from './labels/labelsController';
+import type { HeatController } from './heat/heatController';
+import { heatLines } from '../core/presentation/heatWords';
+
+/** What hovers read of the token heat. */
+export type HeatHoverSource = Pick<HeatController, 'isOn' | 'heatOf' | 'knownHotStep'>;
 
 /** Rollout files themselves (not the Rollout View): the outline's documents. */
 export const ROLLOUT_FILE_SELECTOR: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }];
@@ -35,9 +40,10 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
     private readonly store: AnalysisStore,
     private readonly views: RolloutViewProvider,
     private readonly labels?: Pick<LabelsController, 'matchOf'>,
+    private readonly heat?: HeatHoverSource,
   ) {}
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     const target = document.uri.scheme === ROLLOUT_VIEW_SCHEME
       ? this.views.hitAt(document.uri, position.line)
       : this.rawTarget(document, position);
@@ -58,9 +64,24 @@ export class RolloutHoverProvider implements vscode.HoverProvider {
       settings: analysis?.summary?.settings ?? DEFAULT_SETTINGS,
       source: target.source.toString(),
       commands: { openRollout: commandIds.openRolloutView, openGroup: commandIds.openGroupView },
+      heat: await this.heatLines(target),
     }), ...labelLines].join('\n'));
     markdown.isTrusted = { enabledCommands: [commandIds.openRolloutView, commandIds.openGroupView, ...LABEL_HOVER_COMMANDS] };
     return new vscode.Hover(markdown, 'range' in target ? target.range : undefined);
+  }
+
+  /** The token heat of the step (or rollout), when the tint is on and the record carries per-token values. */
+  private async heatLines(target: Target): Promise<string[]> {
+    if (!this.heat?.isOn()) return [];
+    try {
+      const heat = (await this.heat.heatOf(target.source, [target.rollout.id])).get(target.rollout.id);
+      if (!heat) return [];
+      const hot = target.step === null ? null : this.heat.knownHotStep(target.source, target.rollout.id, target.step);
+      return heatLines(heat, target.step, hot);
+    } catch {
+      // A hover is answered without heat rather than not at all.
+      return [];
+    }
   }
 
   private rawTarget(document: vscode.TextDocument, position: vscode.Position): Target | undefined {

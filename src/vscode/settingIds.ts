@@ -23,6 +23,7 @@ export const settingIds = {
   aggregate: 'profLens.prof.aggregate',
   falsePositiveRules: 'profLens.prof.falsePositiveRules',
   decorationsEnabled: 'profLens.display.decorations',
+  tokenHeat: 'profLens.display.tokenHeat',
   summaryTemplate: 'profLens.display.summaryTemplate',
   codeLens: 'profLens.display.codeLens',
   debounceMs: 'profLens.display.debounceMs',
@@ -46,7 +47,7 @@ export const reanalysisSettingIds: readonly string[] = [
 ];
 
 /** Settings read each time they are used, so a change applies with no re-analysis. */
-export const liveSettingIds: readonly string[] = [settingIds.decorationsEnabled, settingIds.codeLens, settingIds.debounceMs];
+export const liveSettingIds: readonly string[] = [settingIds.decorationsEnabled, settingIds.tokenHeat, settingIds.codeLens, settingIds.debounceMs];
 
 /** Settings that may name files or servers, or run code on file text: ignored from an untrusted workspace's settings. */
 export const restrictedSettingIds: readonly string[] = [settingIds.modelPath, settingIds.endpointUrl, settingIds.criticEndpointUrl, settingIds.split, settingIds.tokenizerFolder];

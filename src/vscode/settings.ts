@@ -172,6 +172,11 @@ export function readDecorationsEnabled(): boolean {
   return vscode.workspace.getConfiguration('profLens').get<boolean>(key(settingIds.decorationsEnabled)) ?? true;
 }
 
+/** Whether responses are tinted by their tokens' log-probability or entropy (off by default). */
+export function readTokenHeat(): boolean {
+  return vscode.workspace.getConfiguration('profLens').get<boolean>(key(settingIds.tokenHeat)) ?? false;
+}
+
 /** Writes a PROF Lens setting (the scorer picker, the decorations toggle). */
 export async function updateSetting(id: string, value: unknown, target: vscode.ConfigurationTarget): Promise<void> {
   await vscode.workspace.getConfiguration('profLens').update(key(id), value, target);

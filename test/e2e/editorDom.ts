@@ -100,3 +100,65 @@ export async function linePosition(editor: Locator, needle: string): Promise<{ x
     return null;
   }, needle);
 }
+
+/** A piece of text the editor painted with a background decoration, and where it is. */
+export interface TintedPiece {
+  text: string;
+  /** The theme colour that painted it (`profLens.tokenHeat2` …). */
+  color: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * Text painted by background decorations in one of these theme colours, one piece per painted box,
+ * in screen order. Each colour is resolved as the workbench resolves it (a probe element painted
+ * with its CSS variable); decoration boxes are drawn in the overlay layer behind the text, so a
+ * box's text is the characters of the line at its height whose centres fall inside it.
+ */
+export async function tintedPieces(editor: Locator, colors: readonly string[]): Promise<TintedPiece[]> {
+  return editor.evaluate((root, wanted) => {
+    const byBackground = new Map<string, string>();
+    for (const color of wanted) {
+      const probe = document.createElement('div');
+      probe.style.backgroundColor = `var(--vscode-${color.replace(/\./g, '-')})`;
+      root.appendChild(probe);
+      byBackground.set(getComputedStyle(probe).backgroundColor, color);
+      probe.remove();
+    }
+    const lines = [...root.querySelectorAll<HTMLElement>('.view-lines .view-line')];
+    // Each line's characters with their centres, measured once (a raw rollout line has thousands).
+    const measured = new Map<HTMLElement, { chars: string[]; centres: number[] }>();
+    const measure = (line: HTMLElement): { chars: string[]; centres: number[] } => {
+      let found = measured.get(line);
+      if (found) return found;
+      found = { chars: [], centres: [] };
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const content = node.textContent ?? '';
+        for (let i = 0; i < content.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = range.getBoundingClientRect();
+          found.chars.push(content[i] ?? '');
+          found.centres.push(r.left + r.width / 2);
+        }
+      }
+      measured.set(line, found);
+      return found;
+    };
+    const pieces: { text: string; color: string; x: number; y: number }[] = [];
+    for (const box of root.querySelectorAll<HTMLElement>('.view-overlays .cdr')) {
+      const color = byBackground.get(getComputedStyle(box).backgroundColor);
+      if (!color) continue;
+      const rect = box.getBoundingClientRect();
+      const line = lines.find((l) => Math.abs(l.getBoundingClientRect().top - rect.top) < 2);
+      if (!line) continue;
+      const { chars, centres } = measure(line);
+      const text = chars.filter((_, i) => (centres[i] ?? 0) > rect.left && (centres[i] ?? 0) < rect.right).join('');
+      pieces.push({ text: text.replace(/\u00a0/g, ' '), color, x: rect.left, y: rect.top + rect.height / 2 });
+    }
+    return pieces.sort((a, b) => a.y - b.y || a.x - b.x);
+  }, colors);
+}

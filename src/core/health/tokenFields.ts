@@ -31,10 +31,10 @@ export interface ResponseExtras {
 
 const FINISH_KEYS = ['finish_reason', 'stop_reason', 'status'] as const;
 const FLAG_KEYS = ['truncated', 'is_truncated'] as const;
-const ENTROPY_KEYS = ['entropy', 'entropies', 'token_entropy'] as const;
-const INFERENCE_KEYS = ['generation_logprobs', 'inference_logprobs', 'rollout_log_probs'] as const;
-const TRAINER_KEYS = ['prev_logprobs', 'logprobs', 'old_logprobs'] as const;
-const MASK_KEYS = ['token_loss_mask', 'loss_mask', 'response_mask'] as const;
+export const ENTROPY_KEYS = ['entropy', 'entropies', 'token_entropy'] as const;
+export const INFERENCE_KEYS = ['generation_logprobs', 'inference_logprobs', 'rollout_log_probs'] as const;
+export const TRAINER_KEYS = ['prev_logprobs', 'logprobs', 'old_logprobs'] as const;
+export const MASK_KEYS = ['token_loss_mask', 'loss_mask', 'response_mask'] as const;
 
 /** One response's value of a field: `value[index]` of a batch, or the value itself for index 0. */
 function pick(value: unknown, index: number): unknown {

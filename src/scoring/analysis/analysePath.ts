@@ -8,6 +8,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { SourceRecord } from '../../core/model';
 import { prepareRecord } from '../../core/prepareRollout';
 import { readLine, readLines, readText } from '../../core/reader';
 import type { ProfSettings } from '../../core/profSettings';
@@ -179,7 +180,34 @@ export async function readRolloutTexts(path: string, index: LineIndex, wanted: r
   }
 }
 
-async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, how: { settings: ProfSettings; context: AdaptContext }): Promise<Prepared | null> {
+/** A record read again from its line, with its rollouts prepared as the analysis prepared them. */
+export interface RecordAgain {
+  record: SourceRecord;
+  rollouts: Prepared;
+}
+
+/**
+ * The records of some lines of `path` read again, each with its rollouts (raw offsets not
+ * computed); a line that no longer holds a record is left out.
+ */
+export async function readRecordsAgain(path: string, index: LineIndex, lines: readonly number[], settings: ProfSettings): Promise<Map<number, RecordAgain>> {
+  const context = await adaptContextFor(path, { tokenizerDir: settings.tokenizerDir ?? null });
+  const handle = await open(path, 'r');
+  const found = new Map<number, RecordAgain>();
+  try {
+    for (const line of new Set(lines)) {
+      const record = await recordAgain(handle, index, line);
+      if (!record) continue;
+      await context.decoder?.prepare?.([record]);
+      found.set(line, { record, rollouts: prepareRecord(record, { settings, rawOffsets: false, firstId: 0, context }).rollouts });
+    }
+    return found;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function recordAgain(handle: FileHandle, index: LineIndex, line: number): Promise<SourceRecord | null> {
   const range = index.range(line);
   if (!range) return null;
   const bytes = Buffer.alloc(range.end - range.start);
@@ -188,7 +216,12 @@ async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: numb
   const splitter = new LineSplitter({ byte: range.start, line });
   const [first] = [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()];
   const read = first ? readLine(first) : null;
-  if (read?.kind !== 'record') return null;
-  await how.context.decoder?.prepare?.([read.record]);
-  return prepareRecord(read.record, { settings: how.settings, rawOffsets: false, firstId: 0, context: how.context }).rollouts;
+  return read?.kind === 'record' ? read.record : null;
+}
+
+async function prepareLineAgain(handle: FileHandle, index: LineIndex, line: number, how: { settings: ProfSettings; context: AdaptContext }): Promise<Prepared | null> {
+  const record = await recordAgain(handle, index, line);
+  if (!record) return null;
+  await how.context.decoder?.prepare?.([record]);
+  return prepareRecord(record, { settings: how.settings, rawOffsets: false, firstId: 0, context: how.context }).rollouts;
 }

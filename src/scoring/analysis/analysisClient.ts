@@ -20,6 +20,7 @@ import {
 import type { EndpointStatus } from '../../protocol/endpoints';
 import type { ExplorerAnswer, ExplorerCall } from '../../protocol/explorer';
 import type { ModelConfig } from '../../protocol/modelConfig';
+import type { HeatAnswer } from '../../core/tokens/rolloutHeat';
 import { SupervisedWorker } from '../workers/supervisedWorker';
 import { stopAfterAsking } from '../workers/workerPolicy';
 
@@ -73,7 +74,7 @@ export class AnalysisClient {
       spawn: options.spawn ?? (() => new Worker(workerPath)),
       isReply: isWorkerToHost,
       idOf: (reply) => reply.requestId,
-      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'explored' || reply.type === 'labelKeys',
+      isFinal: (reply) => reply.type === 'analysed' || reply.type === 'failed' || reply.type === 'details' || reply.type === 'explored' || reply.type === 'labelKeys' || reply.type === 'heat',
       cancelMessage: (requestId) => ({ type: 'cancel', requestId }),
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
       // The worker closes its model (and the model's own thread) itself when asked; it is
@@ -140,6 +141,13 @@ export class AnalysisClient {
   }
 
   /** The content keys of an analysed document's rollouts (all of them, or some with their step keys). */
+  /** The token heat of some rollouts, and the file's hot steps when `withHot` (see `protocol/analysis.ts`). */
+  async heat(documentKey: string, rolloutIds: number[], withHot: boolean): Promise<HeatAnswer> {
+    const message = await this.worker.request((requestId) => ({ type: 'heat', requestId, documentKey, rolloutIds, withHot }));
+    if (message.type === 'heat') return message.answer;
+    throw new Error(message.type === 'failed' ? message.message : 'unexpected reply to a heat request');
+  }
+
   async labelKeys(documentKey: string, rolloutIds: number[] | null): Promise<RolloutKeys[]> {
     const message = await this.worker.request((requestId) => ({ type: 'labelKeys', requestId, documentKey, rolloutIds }));
     if (message.type === 'labelKeys') return message.keys;

@@ -14,6 +14,7 @@ import {
   type DetailsRequest,
   type HostToWorker,
   type LabelKeysRequest,
+  type HeatRequest,
   type SendPlan,
   type WorkerToHost,
 } from '../../protocol/analysis';
@@ -25,6 +26,7 @@ import { ModelScorers } from '../scorers/modelScorers';
 import { keptAnalysisOf, rolloutDetails, type KeptAnalysis } from './rolloutDetails';
 import { ExplorerRequests } from '../explore/explorerRequests';
 import { labelKeysOf } from '../labels/labelKeys';
+import { fileHeat } from '../heat/fileHeat';
 import { analysisThreshold } from '../calibration/analysisThreshold';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { errorText } from '../../core/errorText';
@@ -215,6 +217,19 @@ async function details(request: DetailsRequest): Promise<void> {
   }
 }
 
+async function heat(request: HeatRequest): Promise<void> {
+  const kept = analyses.get(request.documentKey);
+  if (!kept) {
+    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
+    return;
+  }
+  try {
+    post({ type: 'heat', requestId: request.requestId, answer: await fileHeat(kept, request.rolloutIds, request.withHot) });
+  } catch (error) {
+    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
+  }
+}
+
 async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Promise<void> {
   const controller = new AbortController();
   running.set(request.requestId, controller);
@@ -262,6 +277,9 @@ port?.on('message', (message: unknown) => {
       break;
     case 'labelKeys':
       void labelKeys(message);
+      break;
+    case 'heat':
+      void heat(message);
       break;
     case 'forget':
       analyses.delete(message.documentKey);

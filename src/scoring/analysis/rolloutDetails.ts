@@ -49,6 +49,8 @@ export interface KeptAnalysis {
   file?: AnalysedFile;
   /** What its records needed beyond the file (a tokenizer), to read them again as it read them. */
   context?: AdaptContext;
+  /** The editor's text it analysed, when it was not read from disk (its records are read again from it). */
+  text?: string;
 }
 
 /**
@@ -58,7 +60,8 @@ export interface KeptAnalysis {
  */
 export function keptAnalysisOf(source: AnalysisSource, result: { analysis: FileAnalysis; lines?: LineIndex; file?: AnalysedFile; context?: AdaptContext }): KeptAnalysis {
   const disk = source.kind === 'path' && result.lines ? { path: source.path, lines: result.lines } : null;
-  return { analysis: result.analysis, disk, ...(result.file ? { file: result.file } : {}), ...(result.context ? { context: result.context } : {}) };
+  const text = source.kind === 'text' ? { text: source.text } : {};
+  return { analysis: result.analysis, disk, ...text, ...(result.file ? { file: result.file } : {}), ...(result.context ? { context: result.context } : {}) };
 }
 
 /** The rollouts with these ids, with their texts (capped); throws when the file on disk changed under them. */

@@ -38,6 +38,16 @@ describe('the hover', () => {
     expect(lines.findIndex((l) => l.startsWith('- Outcome'))).toBeGreaterThan(2);
   });
 
+  it("puts a step's token heat right after its score, before the rollout's facts", () => {
+    const heat = 'Step 2 log-probability: mean −0.412, min −2.300 over 17 tokens';
+    const input: HoverInput = { rollout: base, step: 1, group: [base], settings, source: 'file:///r.jsonl', commands, heat: [heat] };
+    const lines = hoverMarkdown(input).split('\n');
+    const at = lines.indexOf(`Token heat — ${escapeMarkdown(heat)}`);
+    expect(at).toBeGreaterThan(2);
+    expect(at).toBeLessThan(lines.findIndex((l) => l.startsWith('- Outcome')));
+    expect(hover(base)).not.toContain('Token heat');
+  });
+
   it('says a tie is a tie', () => {
     const tied: RolloutSummary = { ...base, decision: { ...base.decision, reason: 'dropped-tie' } };
     expect(hover(tied, null)).toContain('dropped: tied with a kept rollout; removed by file order');
