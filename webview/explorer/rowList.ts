@@ -218,7 +218,7 @@ export class RowList {
     if (column === 'match') return this.matchCell(row);
     // A decision in the fewest words; the full reason is the cell's title.
     const text = column === 'decision' ? reasonShort(row.reason) : cellText(row, column);
-    const title = column === 'decision' ? reasonLabel(row.reason) : text;
+    const title = column === 'decision' ? reasonLabel(row.reason) : column === 'group' && row.groupName ? `${row.groupName} (group ${text})` : text;
     return h('div', { className: `cell col-${column.startsWith('reward:') ? 'reward' : column}`, text, attrs: { role: 'gridcell', title } });
   }
 
