@@ -104,6 +104,9 @@ describe('the PROF Lens sidebar', () => {
     if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
     await tree().hover();
     await workbench.page.locator('.action-label[aria-label="Show All Rollouts"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+    // The tree redraws unfiltered before a click on it can land where it aims.
+    await expect.poll(rowTexts, { timeout: 15_000 }).toContain('gsm-rollouts.jsonl 72 rollouts · 9 groups · ⚠ 9');
+    await expect.poll(rowTexts).toContain('line 9 ✓ kept · weakest 0.90 (step 1)');
     // Select the group first: the rollout an earlier test revealed must not be the menu's subject.
     const group = row(questionOf('gsm-02'));
     await group.click();
