@@ -117,7 +117,7 @@ function distributions(data: DashboardData): HTMLElement {
 }
 
 /** Characters of a group's name a table cell shows (the whole name is its tooltip). */
-const GROUP_CELL_CHARS = 60;
+const GROUP_CELL_CHARS = 48;
 
 /** A group's cell: its name as a link to the group view, its id beside it in grey. */
 function groupCell(id: string, name: string | undefined, open: () => void): HTMLElement {
@@ -128,7 +128,7 @@ function groupCell(id: string, name: string | undefined, open: () => void): HTML
     attrs: { type: 'button', title: named ? `${name} (group ${id})` : `group ${id}`, 'aria-label': `Show group ${id}` },
   });
   link.addEventListener('click', open);
-  return h('td', { className: 'group-cell', children: [link, named ? h('span', { className: 'muted group-id', text: ` ${id}` }) : null] });
+  return h('td', { className: 'named-group', children: [link, named ? h('span', { className: 'muted group-id', text: ` ${id}` }) : null] });
 }
 
 /** The file's groups, each a link to the group view (how a file read from disk, a parquet file, is browsed). */
