@@ -119,7 +119,7 @@ describe('the PROF Lens sidebar', () => {
     expect(await workbench.page.locator('.tab', { hasText: 'Explorer · group' }).count()).toBe(1);
     expect(await frame.locator('.grid-rows .grid-row.rollout').count()).toBe(8);
     // The group column folds at this width: the first row's detail names the group by its question and id.
-    await expect.poll(() => frame.locator('.row-detail').innerText()).toContain('group: Omar bakes 6 trays of cookies with 8 cookies on each tray.… (gsm-02)');
+    await expect.poll(() => frame.locator('.row-detail').innerText()).toContain('group: Omar bakes 6 trays of cookies with 8 cookies on each tray… (gsm-02)');
     await workbench.screenshot('sidebar-04-group-explorer');
     await workbench.closeTabs('Rollout Explorer');
   });

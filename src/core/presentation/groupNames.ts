@@ -27,7 +27,8 @@ export function shortGroupName(name: string | null | undefined, id: string, max:
   const end = /[\ud800-\udbff]/.test(line[max - 2] ?? '') ? max - 2 : max - 1;
   const cut = line.slice(0, end);
   const space = cut.lastIndexOf(' ');
-  return `${(space >= (max * 2) / 3 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  // `tray.…` reads as a typo: the cut drops the punctuation it ends on.
+  return `${(space >= (max * 2) / 3 ? cut.slice(0, space) : cut).replace(/[\s.,;:]+$/, '')}…`;
 }
 
 /** Only the ends of questions are compared: the shared instruction sits at one end or the other. */

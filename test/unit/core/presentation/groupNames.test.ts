@@ -13,6 +13,10 @@ describe('a group name shortened', () => {
     expect(short.length).toBeLessThanOrEqual(40);
   });
 
+  it('the punctuation a cut ends on is dropped before the ellipsis', () => {
+    expect(shortGroupName('Omar bakes 6 trays of cookies with 8 cookies on each tray. Omar gives away 19 cookies.', 'gsm-02', 60)).toBe('Omar bakes 6 trays of cookies with 8 cookies on each tray…');
+  });
+
   it('cut inside a word when no word ends in the last third (one long token)', () => {
     const short = shortGroupName(`x${'9'.repeat(100)}`, 'g1', 20);
     expect(short).toBe(`x${'9'.repeat(18)}…`);
