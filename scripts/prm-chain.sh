@@ -39,8 +39,10 @@ fi
 
 [ -f dist/cli.js ] && [ -f dist/onnxWorker.js ] || npm run build --silent
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# Kept after the run (git-ignored): the exported models, the rollouts and PyTorch's step scores,
+# which test/e2e/prmExport.e2e.ts reads to check the editor shows the same numbers.
+work="test-output/prm-chain"
+rm -rf "$work"
 # Library chatter (deprecations, trace warnings, progress bars) hides the lines that matter.
 export TRANSFORMERS_VERBOSITY=error PYTHONWARNINGS=ignore HF_HUB_DISABLE_PROGRESS_BARS=1
 set +e
@@ -48,4 +50,4 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] || { echo "PRM chain FAILED" >&2; exit "$status"; }
-echo "== PRM chain passed in $((SECONDS - start)) s"
+echo "== PRM chain passed in $((SECONDS - start)) s; models, rollouts and PyTorch's scores kept in $work"

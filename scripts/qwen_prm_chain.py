@@ -15,7 +15,8 @@ The comparison computes each step's probability as the Qwen2.5-Math-PRM model ca
 with the PRM system prompt, the steps joined by `<extra_0>` with one after the last, softmax of the
 head's logits at each `<extra_0>`, class 1), one rollout at a time with no padding, and requires
 `prof-lens score` (which pads rollouts of different lengths into batches) to give the same numbers
-within the tolerance, `null` for every step whose separator falls at or past the context limit, and
+within the tolerance (PyTorch's numbers are kept in WORK/reference-<dtype>.json, one list of step
+probabilities per rollout, null past the context), `null` for every step whose separator falls at or past the context limit, and
 a manifest that does not name the hub checkpoint for a local folder. `<extra_0>` written in the text
 is text: it is tokenized as the characters it is, and only the separators the card inserts are
 scored. With a checkpoint built by build_small_qwen_prm.py these are random weights: the numbers
@@ -163,6 +164,8 @@ def compare_one(work: Path, dtype: str, tolerance: float) -> bool:
         print(f"{dtype}: FAILED: {len(scored)} scored lines for {len(rows)} rollouts")
         return False
     reference = reference_scores(work / CHECKPOINT, dtype, rows, int(manifest["maxTokens"]))
+    # Kept for the editor's end-to-end test (test/e2e/prmExport.e2e.ts), which compares its hovers with these.
+    (work / f"reference-{dtype}.json").write_text(json.dumps(reference) + "\n", encoding="utf-8")
     worst, compared, unscored, problems = 0.0, 0, 0, []
     for index, (want, line) in enumerate(zip(reference, scored)):
         got = line.get("step_scores")

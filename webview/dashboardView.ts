@@ -14,6 +14,7 @@ import { falsePositiveRulesText, reasonFamily, reasonLabel } from '../src/core/p
 import type { Channel } from './channel';
 import type { DashboardData } from '../src/protocol/panel';
 import { rolloutLocation } from '../src/core/presentation/locationWords';
+import { shortGroupName } from '../src/core/presentation/groupNames';
 
 function stat(term: string, value: string, description?: string): HTMLElement {
   return h('div', { className: 'count', attrs: description ? { title: description } : {}, children: [h('dt', { text: term }), h('dd', { text: value })] });
@@ -54,9 +55,8 @@ function falsePositiveList(data: DashboardData, channel: Channel): HTMLElement {
   const rows = data.falsePositives.map((fp) => {
     const reveal = h('button', { className: 'link', text: rolloutLocation({ line: fp.line, index: fp.index, count: fp.responsesOnLine }), attrs: { type: 'button' } });
     reveal.addEventListener('click', () => channel.post({ type: 'reveal', source: data.source, rolloutId: fp.id }));
-    const group = h('button', { className: 'link', text: fp.groupLabel, attrs: { type: 'button', 'aria-label': `Show group ${fp.groupLabel}` } });
-    group.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: fp.id }));
-    return h('tr', { children: [h('td', { children: [reveal] }), h('td', { children: [group] }), h('td', { className: 'num', text: formatScore(fp.weakest) }), h('td', { text: falsePositiveRulesText(fp.rules) }), h('td', { className: 'evidence', text: fp.evidence ?? '—' })] });
+    const group = groupCell(fp.groupLabel, fp.groupName, () => channel.post({ type: 'showGroup', source: data.source, rolloutId: fp.id }));
+    return h('tr', { children: [h('td', { children: [reveal] }), group, h('td', { className: 'num', text: formatScore(fp.weakest) }), h('td', { text: falsePositiveRulesText(fp.rules) }), h('td', { className: 'evidence', text: fp.evidence ?? '—' })] });
   });
   const more = data.falsePositiveTotal > data.falsePositives.length ? h('p', { className: 'muted', text: `Showing ${data.falsePositives.length} of ${data.falsePositiveTotal}.` }) : null;
   const head = h('thead', { children: [h('tr', { children: ['Rollout', 'Group', 'Weakest step', 'Rules', 'Evidence'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
@@ -116,14 +116,28 @@ function distributions(data: DashboardData): HTMLElement {
   });
 }
 
+/** Characters of a group's name a table cell shows (the whole name is its tooltip). */
+const GROUP_CELL_CHARS = 48;
+
+/** A group's cell: its name as a link to the group view, its id beside it in grey. */
+function groupCell(id: string, name: string | undefined, open: () => void): HTMLElement {
+  const named = !!name;
+  const link = h('button', {
+    className: 'link',
+    text: shortGroupName(name, id, GROUP_CELL_CHARS),
+    attrs: { type: 'button', title: named ? `${name} (group ${id})` : `group ${id}`, 'aria-label': `Show group ${id}` },
+  });
+  link.addEventListener('click', open);
+  return h('td', { className: 'named-group', children: [link, named ? h('span', { className: 'muted group-id', text: ` ${id}` }) : null] });
+}
+
 /** The file's groups, each a link to the group view (how a file read from disk, a parquet file, is browsed). */
 function groupList(data: DashboardData, channel: Channel): HTMLElement | null {
   const groups = data.groups ?? [];
   if (groups.length === 0) return null;
   const rows = groups.map((g) => {
-    const open = h('button', { className: 'link', text: g.label, attrs: { type: 'button', 'aria-label': `Show group ${g.label}` } });
-    open.addEventListener('click', () => channel.post({ type: 'showGroup', source: data.source, rolloutId: g.rolloutId }));
-    return h('tr', { children: [h('td', { children: [open] }), h('td', { className: 'num', text: String(g.rollouts) }), h('td', { className: 'num', text: String(g.correct) }), h('td', { className: 'num', text: String(g.kept) })] });
+    const open = groupCell(g.label, g.name, () => channel.post({ type: 'showGroup', source: data.source, rolloutId: g.rolloutId }));
+    return h('tr', { children: [open, h('td', { className: 'num', text: String(g.rollouts) }), h('td', { className: 'num', text: String(g.correct) }), h('td', { className: 'num', text: String(g.kept) })] });
   });
   const head = h('thead', { children: [h('tr', { children: ['Group', 'Rollouts', 'Correct', 'Kept'].map((c) => h('th', { text: c, attrs: { scope: 'col' } })) })] });
   const total = data.groupTotal ?? groups.length;

@@ -56,10 +56,14 @@ function header(options: GroupViewOptions): HTMLElement {
   const { data, channel } = options;
   const dashboard = h('vscode-button', { text: 'File dashboard', attrs: { appearance: 'secondary', id: 'open-dashboard' } });
   dashboard.addEventListener('click', () => channel.post({ type: 'showDashboard', source: data.source }));
+  // Named by its question (one line, cut with an ellipsis; whole in the tooltip and the prompt
+  // below); the id the CLI's lines and the Explorer use stays beside it.
+  const name = data.groupName || data.groupLabel;
   return h('header', {
     className: 'view-header',
     children: [
-      h('h1', { children: ['PROF group ', h('span', { className: 'group-id', text: data.groupLabel })] }),
+      h('h1', { className: 'group-title', attrs: { title: `${name} (group ${data.groupLabel})` }, children: ['PROF group · ', h('span', { className: 'group-name', text: name })] }),
+      h('span', { className: 'muted group-id', text: data.groupLabel, attrs: { title: `group id ${data.groupLabel}` } }),
       h('span', { className: 'muted file', text: data.fileLabel }),
       dashboard,
     ],

@@ -29,6 +29,8 @@ export interface QueryAnswer {
   method: 'query';
   query: ExplorerQuery;
   title: string;
+  /** The title with nothing shortened (a kept group's whole name and its id). */
+  tooltip?: string;
   page: ExplorerPage;
   highlights: RowHighlights[] | null;
   rewardColumns: string[];

@@ -68,6 +68,8 @@ export interface GroupData {
   /** The group key and the short id users see (uid or g<n>). */
   group: string;
   groupLabel: string;
+  /** The group's name: its question without the instruction every group shares; '' when it has none. */
+  groupName?: string;
   /** The question (a chat prompt's last user turn), or the prompt as it stands. */
   prompt: string;
   /** How the file and its question were read, in words (`read as: TRL completions; question read from …`). */
@@ -92,6 +94,8 @@ export interface FalsePositiveEntry {
   /** How many rollouts its line holds (several on a grouped line), for `response k of n`. */
   responsesOnLine: number;
   groupLabel: string;
+  /** The group's name (its question), '' when it has none. */
+  groupName?: string;
   weakest: number | null;
   rules: string[];
   /** The evidence line the analysis derived. */
@@ -149,7 +153,10 @@ export interface DashboardData {
 
 /** A group listed on the dashboard. */
 export interface GroupEntry {
+  /** The group's readable id (uid or g<n>). */
   label: string;
+  /** The group's name (its question), '' when it has none. */
+  name?: string;
   /** A rollout of the group, to open the group view on. */
   rolloutId: number;
   rollouts: number;

@@ -17,6 +17,9 @@ import type { Workbench } from './workbench';
 const fixture = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'rollouts.jsonl'), 'utf8');
 const hostile = readFileSync(join(repoRoot, 'test', 'fixtures', 'panel', 'hostile.jsonl'), 'utf8');
 const ties = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'ties.jsonl'), 'utf8');
+/** The fixture's groups g1 and g2, as the panel's heading names them: by their question. */
+const FIRST_GROUP = /PROF group · Maya has 48 apples/;
+const SECOND_GROUP = /PROF group · A train travels 60 km/;
 
 /** Text of the group table's rows, one string per rollout, in the order shown. */
 async function rowTexts(frame: Frame): Promise<string[]> {
@@ -71,7 +74,7 @@ describe('the PROF group panel and dashboard', () => {
   test('a CodeLens opens the group: counts, decisions in words, the suspected false positive', async () => {
     await workbench.openFile('rollouts.jsonl');
     await clickFirstLens(workbench);
-    const frame = await panelFrame(workbench.page, /PROF group g1/);
+    const frame = await panelFrame(workbench.page, FIRST_GROUP);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
     expect(await counts(frame)).toMatchObject({ n: '6', 'n+': '4', 'n−': '2', m: '4', 'k+': '2', 'k−': '2' });
     const rows = await rowTexts(frame);
@@ -80,13 +83,19 @@ describe('the PROF group panel and dashboard', () => {
     expect(rows.find((r) => r.includes('0.12'))).toContain('⚠ false positive?');
     expect(await frame.locator('tr.rollout', { hasText: '0.12' }).locator('.badge.suspect').getAttribute('title')).toMatch(/^suspected false positive \(PROF drops it, a step below the threshold.*\): step 2 of 3 scores 0\.12, below 0\.5$/);
     expect(await frame.locator('.prompt-text').innerText()).toContain('Maya has 48 apples');
+    // Named by its question: shortened in the tab, whole in the heading's tooltip, the id beside it.
+    const question = 'Maya has 48 apples. She gives half of them to Tom and then eats 4. How many apples does she have left?';
+    const tab = workbench.page.locator('.tab', { hasText: 'PROF group · ' }).first();
+    expect((await tab.innerText()).trim()).toContain('PROF group · Maya has 48 apples. She gives half of…');
+    expect(await frame.locator('h1.group-title').getAttribute('title')).toBe(`${question} (group g1)`);
+    expect(await frame.locator('.view-header .group-id').innerText()).toBe('g1');
     await workbench.screenshot('panel-01-group');
   });
 
   test('moving the cursor to another group makes the panel follow: the penalty badge there', async () => {
     await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
     await workbench.goToLine(13);
-    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    const frame = await panelFrame(workbench.page, SECOND_GROUP);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
     expect(await counts(frame)).toMatchObject({ n: '6', 'n+': '5', 'n−': '1', m: '4', 'k+': '3', 'k−': '1' });
     const penalised = (await rowTexts(frame)).filter((r) => r.includes('H≤1'));
@@ -101,14 +110,14 @@ describe('the PROF group panel and dashboard', () => {
     await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
     await workbench.goToLine(2);
     await workbench.runCommand('PROF Lens: Show PROF Group');
-    const frame = await panelFrame(workbench.page, /PROF group g1/);
+    const frame = await panelFrame(workbench.page, FIRST_GROUP);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
     await workbench.goToLine(13);
-    await panelFrame(workbench.page, /PROF group g2/);
+    await panelFrame(workbench.page, SECOND_GROUP);
   });
 
   test('changing m re-decides the group at once and marks the rows that changed', async () => {
-    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    const frame = await panelFrame(workbench.page, SECOND_GROUP);
     await frame.locator('#whatif-count input').fill('6');
     await expect.poll(() => frame.locator('tr.rollout.changed').count(), { timeout: 10_000 }).toBe(2);
     expect(await counts(frame)).toMatchObject({ m: '6', 'k+': '5', 'k−': '1' });
@@ -123,7 +132,7 @@ describe('the PROF group panel and dashboard', () => {
     await workbench.openFile('rollouts.jsonl');
     await workbench.goToLine(13);
     await workbench.runCommand('PROF Lens: Show PROF Group');
-    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    const frame = await panelFrame(workbench.page, SECOND_GROUP);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
     await frame.locator('#whatif-rule').click();
     await frame.locator('#whatif-rule vscode-option', { hasText: 'GRPO (keep all)' }).click();
@@ -136,13 +145,13 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('the what-if survives the panel being hidden and shown again (the webview is rebuilt)', async () => {
-    let frame = await panelFrame(workbench.page, /PROF group g2/);
+    let frame = await panelFrame(workbench.page, SECOND_GROUP);
     await frame.locator('#whatif-count input').fill('5');
     await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(1);
     await frame.locator('#open-dashboard').click();
     await panelFrame(workbench.page, /PROF dashboard/);
-    await workbench.page.locator('.tab', { hasText: 'PROF group g2' }).click();
-    frame = await panelFrame(workbench.page, /PROF group g2/);
+    await workbench.page.locator('.tab', { hasText: 'PROF group · A train travels' }).click();
+    frame = await panelFrame(workbench.page, SECOND_GROUP);
     await expect.poll(() => frame.locator('#whatif-count input').inputValue()).toBe('5');
     expect(await frame.locator('tr.rollout.changed').count()).toBe(1);
     await frame.locator('#whatif-reset').click();
@@ -150,7 +159,7 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('clicking a row puts the cursor on that rollout in the editor', async () => {
-    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    const frame = await panelFrame(workbench.page, SECOND_GROUP);
     await frame.locator('tr.rollout', { hasText: 'H≤1' }).click();
     const position = workbench.page.locator('.statusbar-item[id="status.editor.selection"]');
     await expect.poll(() => position.innerText(), { timeout: 10_000 }).toMatch(/^Ln 13, Col/);
@@ -158,7 +167,7 @@ describe('the PROF group panel and dashboard', () => {
   });
 
   test('the rows are reachable by keyboard: arrows move between rollouts, Enter reveals one', async () => {
-    const frame = await panelFrame(workbench.page, /PROF group g2/);
+    const frame = await panelFrame(workbench.page, SECOND_GROUP);
     await frame.locator('tr.rollout').first().focus();
     await workbench.page.keyboard.press('ArrowDown');
     await workbench.page.keyboard.press('ArrowDown');
@@ -186,8 +195,12 @@ describe('the PROF group panel and dashboard', () => {
     await workbench.screenshot('panel-05-dashboard');
     await frame.locator('svg.chart .zone').first().scrollIntoViewIfNeeded();
     await workbench.screenshot('panel-05b-dashboard-charts');
-    await frame.locator('.fp-list button.link', { hasText: 'g1' }).first().click();
-    await panelFrame(workbench.page, /PROF group g1/);
+    // Each suspect's group is named by its question, its id beside it.
+    const suspectGroup = frame.locator('.fp-list td.named-group', { hasText: 'Maya has 48 apples' }).first();
+    expect((await suspectGroup.innerText()).replace(/\s+/g, ' ')).toBe('Maya has 48 apples. She gives half of them to… g1');
+    expect(await suspectGroup.locator('button.link').getAttribute('title')).toBe('Maya has 48 apples. She gives half of them to Tom and then eats 4. How many apples does she have left? (group g1)');
+    await suspectGroup.locator('button.link').click();
+    await panelFrame(workbench.page, FIRST_GROUP);
     await workbench.page.locator('.tab', { hasText: 'PROF dashboard' }).first().click();
     await panelFrame(workbench.page, /PROF dashboard/);
   });
@@ -210,7 +223,7 @@ describe('the PROF group panel and dashboard', () => {
   test('hostile prompt, response and answer text is shown as text and nothing runs', async () => {
     await workbench.openFile('hostile.jsonl');
     await clickFirstLens(workbench);
-    const frame = await panelFrame(workbench.page, /PROF group hostile/);
+    const frame = await panelFrame(workbench.page, /PROF group · <script>window/);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(2);
     for (const toggle of await frame.locator('button.toggle').all()) await toggle.click();
     const text = await frame.locator('#app').innerText();
@@ -228,7 +241,7 @@ describe('the PROF group panel and dashboard', () => {
   test('a tied group: its dropped rows say tied, the counts count them, and so does the hover', async () => {
     await workbench.openFile('ties.jsonl');
     await clickFirstLens(workbench);
-    const frame = await panelFrame(workbench.page, /PROF group t1/);
+    const frame = await panelFrame(workbench.page, /PROF group · Tom has 3 boxes/);
     await expect.poll(() => rowTexts(frame), { timeout: 20_000 }).toHaveLength(6);
     const rows = await rowTexts(frame);
     expect(rows.filter((r) => r.includes('dropped: tied with a kept rollout; removed by file order'))).toHaveLength(2);
@@ -272,14 +285,14 @@ describe('the PROF group panel and dashboard', () => {
   test('after a window reload the panels come back, the group view with its what-if', async () => {
     await workbench.page.locator('.tab', { hasText: 'rollouts.jsonl' }).first().click();
     await workbench.goToLine(7);
-    let frame = await panelFrame(workbench.page, /PROF group g2/);
+    let frame = await panelFrame(workbench.page, SECOND_GROUP);
     await frame.locator('#whatif-count input').fill('6');
     await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(2);
     await workbench.runCommand('Developer: Reload Window');
     await workbench.page.waitForTimeout(1_000);
     await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await workbench.page.locator('.tab', { hasText: 'PROF group' }).first().click();
-    frame = await panelFrame(workbench.page, /PROF group g2/, 60_000);
+    frame = await panelFrame(workbench.page, SECOND_GROUP, 60_000);
     await expect.poll(() => frame.locator('tr.rollout.changed').count(), { timeout: 30_000 }).toBe(2);
     expect(await frame.locator('#whatif-count input').inputValue()).toBe('6');
     await workbench.screenshot('panel-07-restored');

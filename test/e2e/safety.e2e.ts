@@ -180,7 +180,7 @@ describe('safety in the editor', () => {
     const lens = workbench.activeEditor().locator('.codelens-decoration a', { hasText: 'Show PROF Group' });
     await lens.first().waitFor({ timeout: 60_000 });
     await lens.first().click();
-    const frame = await panelFrame(workbench.page, /PROF group g1/);
+    const frame = await panelFrame(workbench.page, /PROF group · Maya has 48 apples/);
     await frame.locator('#export-kept').click();
     const input = workbench.page.locator('.quick-input-widget input');
     await input.waitFor();

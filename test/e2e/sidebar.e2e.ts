@@ -16,9 +16,12 @@ const example = readFileSync(join(repoRoot, 'examples', 'gsm-rollouts.jsonl'), '
 const ties = readFileSync(join(repoRoot, 'test', 'fixtures', 'e2e', 'ties.jsonl'), 'utf8');
 
 /** A group's name as the sidebar shows it: its question (from the file itself), on one line, clipped to 60 characters. */
-function questionOf(uid: string): string {
+function wholeQuestionOf(uid: string): string {
   const first = example.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { uid: string; prompt: string }).find((r) => r.uid === uid);
-  const flat = (first?.prompt ?? '').replace(/\s+/g, ' ').trim();
+  return (first?.prompt ?? '').replace(/\s+/g, ' ').trim();
+}
+function questionOf(uid: string): string {
+  const flat = wholeQuestionOf(uid);
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -85,8 +88,11 @@ describe('the PROF Lens sidebar', () => {
 
   test('a rollout\'s context menu opens its group panel', async () => {
     await workbench.runContextMenu(row('line 11'), 'Show PROF Group');
-    const frame = await panelFrame(workbench.page, /group/i);
+    const frame = await panelFrame(workbench.page, /^PROF group · Omar bakes 6 trays/);
     await expect.poll(async () => frame.locator('tr.rollout').count(), { timeout: 30_000 }).toBe(8);
+    // The tab is named by the question too, shortened; the id stays beside the heading.
+    expect((await workbench.page.locator('.tab', { hasText: 'PROF group · ' }).first().innerText()).trim()).toContain('PROF group · Omar bakes 6 trays of cookies with 8…');
+    expect(await frame.locator('.view-header .group-id').innerText()).toBe('gsm-02');
     await workbench.screenshot('sidebar-03-group-panel');
     // Closed by its own tab's close button, so the close cannot land on the file.
     await workbench.closeTabs('PROF group');
@@ -98,14 +104,22 @@ describe('the PROF Lens sidebar', () => {
     if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
     await tree().hover();
     await workbench.page.locator('.action-label[aria-label="Show All Rollouts"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+    // The tree redraws unfiltered before a click on it can land where it aims.
+    await expect.poll(rowTexts, { timeout: 15_000 }).toContain('gsm-rollouts.jsonl 72 rollouts · 9 groups · ⚠ 9');
+    await expect.poll(rowTexts).toContain('line 9 ✓ kept · weakest 0.90 (step 1)');
     // Select the group first: the rollout an earlier test revealed must not be the menu's subject.
     const group = row(questionOf('gsm-02'));
     await group.click();
     await expect.poll(() => group.getAttribute('aria-selected'), { timeout: 15_000 }).toBe('true');
     await workbench.runContextMenu(group, 'Open Rollout Explorer');
     const frame = await panelFrame(workbench.page, /Rollout Explorer · gsm-rollouts\.jsonl/);
-    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000 }).toBe('group gsm-02 · 8');
+    // Named by its question (shortened); the whole question and the id are the title's tooltip.
+    await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 30_000 }).toBe('group Omar bakes 6 trays of cookies with 8… · 8');
+    expect(await frame.locator('.query-title').getAttribute('title')).toBe(`group gsm-02: ${wholeQuestionOf('gsm-02')} · 8`);
+    expect(await workbench.page.locator('.tab', { hasText: 'Explorer · group' }).count()).toBe(1);
     expect(await frame.locator('.grid-rows .grid-row.rollout').count()).toBe(8);
+    // The group column folds at this width: the first row's detail names the group by its question and id.
+    await expect.poll(() => frame.locator('.row-detail').innerText()).toContain('group: Omar bakes 6 trays of cookies with 8 cookies on each tray… (gsm-02)');
     await workbench.screenshot('sidebar-04-group-explorer');
     await workbench.closeTabs('Rollout Explorer');
   });

@@ -61,13 +61,14 @@ function promptTable(s: CompareSubject): HTMLElement {
       className: 'prompt',
       attrs: { tabindex: '0', 'data-index': String(index) },
       children: [
-        h('td', { className: 'prose-cell', text: capText(p.prompt.replace(/\s+/g, ' '), PROMPT_CHARS), attrs: { title: capText(p.prompt, 2000) } }),
+        // Named by its question without the instruction every prompt of side a shares; the whole prompt is the tooltip.
+        h('td', { className: 'prose-cell', text: capText((p.nameA || p.prompt).replace(/\s+/g, ' '), PROMPT_CHARS), attrs: { title: capText(p.prompt, 2000) } }),
         h('td', { className: `num ${deltaClass(p.delta)}`, text: signed(p.delta) }),
         h('td', { className: 'num', text: `${formatPercent(p.passRateA)} → ${formatPercent(p.passRateB)}` }),
         h('td', { className: 'num', text: `${p.nA}/${p.nB}` }),
         h('td', { className: 'num', text: `${formatScore(p.consistencyA)}/${formatScore(p.consistencyB)}` }),
         h('td', { className: 'num', text: `${p.suspectedFalsePositivesA}/${p.suspectedFalsePositivesB}` }),
-        h('td', { className: 'group-cell', text: p.groupA }),
+        h('td', { className: 'group-cell', text: p.groupA, attrs: { title: `group ${p.groupA} of a, ${p.groupB} of b` } }),
       ],
     });
     const open = (): void => {

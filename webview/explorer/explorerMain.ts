@@ -107,6 +107,7 @@ class ExplorerView {
     this.total = answer.page.total;
     channel.saveState(subject.source, answer.query);
     this.title.textContent = answer.title;
+    this.title.title = answer.tooltip ?? answer.title;
     this.form.setRewardColumns(answer.rewardColumns);
     this.list.reset({ total: answer.page.total, rewardColumns: answer.rewardColumns, isSearching: !!answer.query.filter.search, sort: answer.query.sort });
     this.list.add(answer.page.offset, answer.page.rows, answer.highlights);

@@ -9,6 +9,7 @@ import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
 import { cellText, columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
+import { shortGroupName } from '../../src/core/presentation/groupNames';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
 import { abridgeCells } from './abridge';
@@ -21,6 +22,8 @@ const OVERSCAN = 8;
 /** Browsers cap an element's height (about 33 million pixels in Chromium): taller results scroll in proportion. */
 const MAX_SCROLL_HEIGHT = 30_000_000;
 
+/** Characters of a group's name a row's detail line shows. */
+const GROUP_FACT_CHARS = 60;
 const BASE_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
 /** Room the row's left border and the list's own border take, in pixels. */
 const ROW_CHROME_PX = 6;
@@ -193,8 +196,15 @@ export class RowList {
 
   private fullText(row: PageRow, columns: readonly Column[]): string {
     const place = cellText(row, 'line');
-    const facts = columns.map((c) => `${columnHeader(c as ExplorerColumn)}: ${c === 'decision' ? reasonLabel(row.reason) : cellText(row, c as ExplorerColumn)}`);
+    const facts = columns.map((c) => `${columnHeader(c as ExplorerColumn)}: ${this.factText(row, c)}`);
     return `${place} · ${facts.join(' · ')}`;
+  }
+
+  /** A column's value in full: the decision in words, the group named by its question with its id. */
+  private factText(row: PageRow, column: Column): string {
+    if (column === 'decision') return reasonLabel(row.reason);
+    if (column === 'group' && row.groupName) return `${shortGroupName(row.groupName, row.group, GROUP_FACT_CHARS)} (${row.group})`;
+    return cellText(row, column as ExplorerColumn);
   }
 
   private rowElement(index: number): HTMLElement {
@@ -218,7 +228,7 @@ export class RowList {
     if (column === 'match') return this.matchCell(row);
     // A decision in the fewest words; the full reason is the cell's title.
     const text = column === 'decision' ? reasonShort(row.reason) : cellText(row, column);
-    const title = column === 'decision' ? reasonLabel(row.reason) : text;
+    const title = column === 'decision' ? reasonLabel(row.reason) : column === 'group' && row.groupName ? `${row.groupName} (group ${text})` : text;
     return h('div', { className: `cell col-${column.startsWith('reward:') ? 'reward' : column}`, text, attrs: { role: 'gridcell', title } });
   }
 

@@ -17,6 +17,8 @@ export interface SidePrompt {
   prompt: string;
   /** The readable id of its first group (the file's uid, else g1, g2 …). */
   group: string;
+  /** Its first group's name: the question without the instruction every group of the side shares. */
+  name?: string;
   /** How many groups of the side have this prompt and gold. */
   groups: number;
   rollouts: number;
@@ -43,7 +45,7 @@ export interface CompareSide {
  * prompt's rollout ids (the editor's Compare view opens them).
  */
 export function summariseForCompare(table: ExplorerTable, unreadableLines: number, options: { withRows?: boolean } = {}): CompareSide {
-  const groups = table.groupNames.length;
+  const groups = table.groupIds.length;
   const entryOfGroup = new Array<SidePrompt | undefined>(groups);
   const byPrompt = new Map<string, SidePrompt>();
   const prompts: SidePrompt[] = [];
@@ -58,7 +60,7 @@ export function summariseForCompare(table: ExplorerTable, unreadableLines: numbe
       const key = `${question}\u0000${gold ?? '\u0001'}`;
       entry = byPrompt.get(key);
       if (!entry) {
-        entry = { question, gold, prompt: prompt.trim(), group: table.groupNames[group] as string, groups: 0, rollouts: 0, correct: 0, incorrect: 0, suspectedFalsePositives: 0, bestKeptConsistency: null, ...(options.withRows ? { rows: [] } : {}) };
+        entry = { question, gold, prompt: prompt.trim(), group: table.groupIds[group] as string, name: table.groupName(group), groups: 0, rollouts: 0, correct: 0, incorrect: 0, suspectedFalsePositives: 0, bestKeptConsistency: null, ...(options.withRows ? { rows: [] } : {}) };
         byPrompt.set(key, entry);
         prompts.push(entry);
       }

@@ -12,6 +12,8 @@ import type { CompareSide, SidePrompt } from './compareSide';
 export interface PromptComparison {
   /** The prompt as side a has it. */
   prompt: string;
+  /** Side a's name for it (the question without the instruction every group of side a shares). */
+  nameA?: string;
   groupA: string;
   groupB: string;
   nA: number;
@@ -113,6 +115,7 @@ export function compareSides(a: CompareSide, b: CompareSide): Comparison {
     const passRateB = passRate(pb);
     prompts.push({
       prompt: pa.prompt,
+      ...(pa.name ? { nameA: pa.name } : {}),
       groupA: pa.group,
       groupB: pb.group,
       nA: pa.rollouts,

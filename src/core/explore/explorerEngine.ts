@@ -39,6 +39,8 @@ export interface ExplorerResult {
   readonly key: string;
   readonly total: number;
   readonly title: string;
+  /** The title with the kept group's whole name and id (the title's tooltip). */
+  readonly tooltip: string;
   /** Rows `offset` … `offset + limit − 1` in the result's order (limit capped at MAX_PAGE_ROWS). */
   rowsPage(offset: number, limit: number): ExplorerPage;
   /** Every passing rollout id, in order (for "select all", export). */
@@ -143,12 +145,14 @@ export class ExplorerEngine {
 
   private result(query: ExplorerQuery, key: string, ids: Int32Array, hits: SearchHits | undefined): ExplorerResult {
     const table = this.table;
+    const naming = { groupName: (id: string) => table.groupName(table.groupOfId(id)) };
     return {
       query,
       key,
       ids,
       total: ids.length,
-      title: queryTitle(query, ids.length),
+      title: queryTitle(query, ids.length, naming),
+      tooltip: queryTitle(query, ids.length, { ...naming, isWhole: true }),
       rowsPage(offset, limit) {
         const from = Math.max(0, Math.min(ids.length, Math.floor(offset)));
         const to = Math.min(ids.length, from + Math.max(0, Math.min(MAX_PAGE_ROWS, Math.floor(limit))));

@@ -107,7 +107,7 @@ function listedPlaces(filter: ExplorerFilter): Map<number, Set<number>> | null {
 export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearchHit?: Uint8Array): Int32Array {
   const outcomes = maskOf(filter.outcomes, OUTCOME_ORDER);
   const reasons = maskOf(filter.reasons, REASON_ORDER);
-  const group = filter.group === undefined ? -2 : table.groupNames.indexOf(filter.group);
+  const group = filter.group === undefined ? -2 : table.groupOfId(filter.group);
   const ranges = (filter.ranges ?? []).map((r) => ({ value: numericColumnOf(table, r.column), min: r.min ?? -Infinity, max: r.max ?? Infinity }));
   const { kept, suspectedFalsePositive, penalised, unscored } = filter;
   const listed = listedPlaces(filter);

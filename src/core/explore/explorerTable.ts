@@ -15,6 +15,7 @@ import { groupIds } from '../decisionLines';
 import { REASON_LABELS } from '../presentation/reasonWords';
 import { scoreSummary, weakestStepOf } from '../presentation/stepFacts';
 import { capText } from '../presentation/capText';
+import { questionNamer } from '../presentation/groupNames';
 import { rewardValuesOf, type RewardSource } from './rewardValues';
 import { MAX_REWARD_FIELDS } from '../rewardFields';
 
@@ -45,6 +46,8 @@ export interface ExplorerRow {
   responsesOnLine: number;
   /** The readable group id (the file's uid, else g1, g2 … in order of first appearance). */
   group: string;
+  /** The group's name: its question without the instruction every group of the file shares. */
+  groupName?: string;
   outcome: OutcomeKind;
   /** The final answer extracted from the response (capped for display), if one was looked for. */
   extracted: string | null;
@@ -123,12 +126,14 @@ export class ExplorerTable {
   /** Reward names seen past MAX_REWARD_COLUMNS (their values are not shown). */
   readonly rewardsLeftOut = new Set<string>();
   /** Readable group ids by group number. */
-  readonly groupNames: string[] = [];
+  readonly groupIds: string[] = [];
   readonly strings = new Interner<string>();
   /** Each group's prompt (as its first rollout has it), by group number. */
   readonly groupPrompts: string[] = [];
   private readonly evidence = new Map<number, string>();
   private readonly unscoredReasons = new Map<number, string>();
+  /** Names a group's question (its name, as the analysis's `groupNames`); set when the table is built. */
+  nameQuestion: (question: string) => string = (question) => question;
   /** Words made when a row is shown (an analysis held as columns words its evidence on demand). */
   wordsOf: ((id: number) => RowWords) | null = null;
 
@@ -175,6 +180,17 @@ export class ExplorerTable {
   }
 
   /** The row of rollout `id`, as a page sends it. */
+  /** A group's name by its number; '' for a number the table does not have. */
+  groupName(group: number): string {
+    const question = this.groupPrompts[group];
+    return question === undefined ? '' : this.nameQuestion(question);
+  }
+
+  /** The group number of a readable id; -1 when no group has it. */
+  groupOfId(id: string): number {
+    return this.groupIds.indexOf(id);
+  }
+
   row(id: number): ExplorerRow {
     const rewards: Record<string, number | null> = {};
     for (const [name, values] of this.rewards) rewards[name] = nullable(values[id] as number);
@@ -192,7 +208,8 @@ export class ExplorerTable {
       item: this.item[id] === -1 ? null : (this.item[id] as number),
       isSharedLine: ((this.flags[id] as number) & SHARED_LINE) !== 0,
       responsesOnLine: this.responsesOnLine(id),
-      group: this.groupNames[this.group[id] as number] as string,
+      group: this.groupIds[this.group[id] as number] as string,
+      groupName: this.groupName(this.group[id] as number),
       outcome: OUTCOME_ORDER[this.outcome[id] as number] as OutcomeKind,
       extracted: this.text(this.extracted[id] as number),
       gold: this.text(this.gold[id] as number),
@@ -361,7 +378,8 @@ export function buildExplorerTable(analysis: ExplorerInput): ExplorerTable {
     for (const r of eachRollout(analysis)) table.set(at++, r, numberOf(r.group, () => r.prompt), r);
   }
   const names = groupIds(groupKeys);
-  for (const { group } of groupKeys) table.groupNames.push(names.get(group) as string);
+  for (const { group } of groupKeys) table.groupIds.push(names.get(group) as string);
+  table.nameQuestion = questionNamer(table.groupPrompts);
   table.markSharedLines();
   return table;
 }

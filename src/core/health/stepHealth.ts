@@ -9,6 +9,7 @@ import { spanOf, type DetectorId, type Finding, type HealthExample, type Sum } f
 import { repetitionIn } from './repetition';
 import { rewardVisibleIn } from './rewardVisible';
 import type { ResponseExtras } from './tokenFields';
+import { questionNamer, shortGroupName } from '../presentation/groupNames';
 
 /** What the health audit reads of one analysed rollout. */
 export interface HealthRollout {
@@ -17,6 +18,8 @@ export interface HealthRollout {
   index: number;
   step: number;
   group: string;
+  /** The question (read out of any chat template); names the group in an example. */
+  prompt?: string;
   response: string;
   responseTurns: readonly Turn[] | null;
   steps: readonly { start: number; end: number }[];
@@ -190,6 +193,7 @@ export class StepHealthBuilder {
   /** The step's figures, with its groups counted and the groups without signal as examples. */
   finish(): StepHealth {
     const h = this.health;
+    let name: ((question: string) => string) | null = null;
     for (const [group, g] of this.groups) {
       if (g.correct + g.incorrect < 2) continue;
       h.groups++;
@@ -197,7 +201,10 @@ export class StepHealthBuilder {
       h.noSignalGroups++;
       const r = g.first;
       const n = g.correct + g.incorrect;
-      const note = `group ${group.slice(0, 40)}: all ${n} rollouts ${g.correct > 0 ? 'correct' : 'incorrect'}`;
+      // Named by its question, without the instruction every group of the step shares (found once).
+      name ??= questionNamer([...this.groups.values()].map((other) => other.first.prompt ?? ''));
+      const groupName = shortGroupName(name(r.prompt ?? ''), group.slice(0, 40), 60);
+      const note = `group ${groupName}: all ${n} rollouts ${g.correct > 0 ? 'correct' : 'incorrect'}`;
       keepExample(h, 'no-signal-groups', { file: r.file, line: r.line, index: r.index, step: r.step, strength: n, span: spanOf(r.response, Math.max(0, r.response.length - 120), r.response.length), note });
     }
     return h;

@@ -10,6 +10,7 @@ import { formatScore } from './numbers';
 import { outcomeLabel } from './outcomeWords';
 import { reasonLabel } from './reasonWords';
 import { capText } from './capText';
+import { shortGroupName } from './groupNames';
 import { rolloutLocation } from './locationWords';
 
 /** Column headers. */
@@ -94,8 +95,27 @@ const YES_NO: Readonly<Record<'kept' | 'suspectedFalsePositive' | 'penalised' | 
   unscored: ['unscored', 'scored'],
 };
 
+/**
+ * How a title names the group a query keeps: by the group's question (`groupName`: the group's
+ * name by its readable id, '' when it has none), shortened; `isWhole`: the whole name and the id,
+ * for a tooltip.
+ */
+export interface GroupNaming {
+  groupName: (id: string) => string;
+  isWhole?: boolean;
+}
+
+/** Characters of a group's name a title shows. */
+const TITLE_GROUP_CHARS = 40;
+
+function groupPart(id: string, naming: GroupNaming | undefined): string {
+  const name = naming?.groupName(id) ?? '';
+  if (naming?.isWhole) return name ? `group ${capText(id, 40)}: ${name}` : `group ${capText(id, 40)}`;
+  return `group ${name ? shortGroupName(name, id, TITLE_GROUP_CHARS) : capText(id, 40)}`;
+}
+
 /** The filter's conditions in words, in canonical order (the query is taken as canonical). */
-export function filterParts(query: ExplorerQuery): string[] {
+export function filterParts(query: ExplorerQuery, naming?: GroupNaming): string[] {
   const f = query.filter;
   const parts: string[] = [];
   if (f.outcomes) parts.push(f.outcomes.map((o) => OUTCOME_SHORT[o]).join(' or '));
@@ -104,7 +124,7 @@ export function filterParts(query: ExplorerQuery): string[] {
     const value = f[key];
     if (value !== undefined) parts.push(YES_NO[key][value ? 0 : 1]);
   }
-  if (f.group !== undefined) parts.push(`group ${capText(f.group, 40)}`);
+  if (f.group !== undefined) parts.push(groupPart(f.group, naming));
   for (const r of f.ranges ?? []) parts.push(rangeText(r));
   if (f.search) parts.push(searchText(f.search));
   if (f.rollouts) parts.push(capText(f.rollouts.label, 80));
@@ -119,10 +139,10 @@ export function sortText(query: ExplorerQuery): string | null {
 
 /**
  * The view's title: the conditions, the sort when it is not file order, and how many rollouts
- * pass: `suspected FP · H ≥ 20 · 312`, `all rollouts · 1,000,000`.
+ * pass: `suspected FP · H ≥ 20 · 312`, `all rollouts · 1,000,000`, `group Natalia sold clips to 48 of her… · 8`.
  */
-export function queryTitle(query: ExplorerQuery, total: number): string {
-  const parts = filterParts(query);
+export function queryTitle(query: ExplorerQuery, total: number, naming?: GroupNaming): string {
+  const parts = filterParts(query, naming);
   if (parts.length === 0) parts.push('all rollouts');
   const sort = sortText(query);
   if (sort) parts.push(sort);

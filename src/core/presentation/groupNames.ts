@@ -14,6 +14,23 @@ export interface GroupQuestion {
 
 /** The longest name kept: names are labels, the question itself is one click away. */
 export const MAX_GROUP_NAME = 160;
+/**
+ * A group's name shortened for a tab title or a table cell: one line, at most `max` characters,
+ * cut after a whole word where one ends in its last third, an ellipsis where it is cut; its readable
+ * id when the analysis named it nothing.
+ */
+export function shortGroupName(name: string | null | undefined, id: string, max: number): string {
+  const line = (name ?? '').slice(0, max * 4).replace(/\s+/g, ' ').trim();
+  if (line === '') return id;
+  if (line.length <= max) return line;
+  // Never half of a surrogate pair at the cut.
+  const end = /[\ud800-\udbff]/.test(line[max - 2] ?? '') ? max - 2 : max - 1;
+  const cut = line.slice(0, end);
+  const space = cut.lastIndexOf(' ');
+  // `tray.…` reads as a typo: the cut drops the punctuation it ends on.
+  return `${(space >= (max * 2) / 3 ? cut.slice(0, space) : cut).replace(/[\s.,;:]+$/, '')}…`;
+}
+
 /** Only the ends of questions are compared: the shared instruction sits at one end or the other. */
 const ENDS = 2000;
 /** A shared stretch shorter than this is coincidence (every question ends with `?`), not an instruction. */
@@ -23,10 +40,19 @@ const MIN_SHARED = 12;
 export function groupNamesOf(groups: Iterable<GroupQuestion>): Map<string, string> {
   const questions = new Map<string, string>();
   for (const g of groups) if (!questions.has(g.group)) questions.set(g.group, g.question);
-  const { prefix, suffix } = sharedInstruction([...new Set(questions.values())]);
+  const name = questionNamer(questions.values());
   const names = new Map<string, string>();
-  for (const [group, question] of questions) names.set(group, nameOf(question, prefix, suffix));
+  for (const [group, question] of questions) names.set(group, name(question));
   return names;
+}
+
+/**
+ * Names questions as `groupNamesOf` does, the shared instruction found once: for a caller that holds
+ * every group's question already and names a few at a time.
+ */
+export function questionNamer(questions: Iterable<string>): (question: string) => string {
+  const { prefix, suffix } = sharedInstruction([...new Set(questions)]);
+  return (question) => nameOf(question, prefix, suffix);
 }
 
 /** A question without the shared instruction, on one line, clipped. */

@@ -42,7 +42,7 @@ export class ExplorerRequests {
         const search = result.query.filter.search;
         const highlights = search && page.rows.length > 0 ? await engine.highlights(page.rows.map((r) => r.id), search, signal) : null;
         const note = engine.rewardColumnsNote;
-        return { method: 'query', query: result.query, title: note ? `${result.title} · ${note}` : result.title, page, highlights, rewardColumns: engine.rewardColumns };
+        return { method: 'query', query: result.query, title: note ? `${result.title} · ${note}` : result.title, tooltip: note ? `${result.tooltip} · ${note}` : result.tooltip, page, highlights, rewardColumns: engine.rewardColumns };
       }
       case 'export': {
         const { kept, explorer } = this.session(documentKey);

@@ -63,7 +63,7 @@ export async function healthOfFile(file: string, options: HealthFileOptions): Pr
       let builder = steps.get(step);
       if (!builder) steps.set(step, (builder = new StepHealthBuilder(step)));
       const isCorrect = r.outcome.kind === 'correct' ? true : r.outcome.kind === 'incorrect' ? false : null;
-      builder.add({ file, line: r.line, index: r.index, step, group: r.group, response: r.response, responseTurns: r.responseTurns, steps: r.steps, stepScores: r.stepScores, isCorrect, extras: at ? at.extras(r.index) : { truncated: null, tokens: null } });
+      builder.add({ file, line: r.line, index: r.index, step, group: r.group, prompt: r.prompt, response: r.response, responseTurns: r.responseTurns, steps: r.steps, stepScores: r.stepScores, isCorrect, extras: at ? at.extras(r.index) : { truncated: null, tokens: null } });
     }
   }
   if (problemCount > MAX_PROBLEMS) problems.push(`… and ${problemCount - MAX_PROBLEMS} more problems`);

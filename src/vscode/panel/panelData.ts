@@ -110,6 +110,8 @@ export interface GroupInput {
   source: string;
   fileLabel: string;
   groupLabel: string;
+  /** The group's name (its question without the shared instruction); absent when the analysis named none. */
+  groupName?: string;
   members: readonly RolloutSummary[];
   details: readonly RolloutDetail[];
   summary: Pick<AnalysisSummary, 'settings'>;
@@ -159,6 +161,7 @@ export function groupData(input: GroupInput): GroupData {
     fileLabel: input.fileLabel,
     group: first?.group ?? '',
     groupLabel: input.groupLabel,
+    groupName: input.groupName ?? '',
     prompt: shorten(prompt, MAX_PROMPT_CHARS),
     readAs: first ? readAsText(first.format, first.questionReading) : null,
     system: chat.system === null ? null : shorten(chat.system, MAX_PROMPT_CHARS),
@@ -176,11 +179,14 @@ export interface DashboardInput {
   fileLabel: string;
   rollouts: readonly RolloutSummary[];
   summary: Pick<AnalysisSummary, 'settings' | 'report' | 'scorer'>;
+  /** Group names by the id of each group's first rollout (the analysis's `groupNames`). */
+  groupNames?: ReadonlyMap<number, string>;
 }
 
 /** The dashboard's data: the report plus the list of suspected false positives. */
 export function dashboardData(input: DashboardInput): DashboardData {
   const labels = groupLabels(input.rollouts);
+  const names = namesByGroup(input.rollouts, input.groupNames);
   const suspects = input.rollouts.filter((r) => r.falsePositive.suspected);
   const listed = suspects.slice(0, MAX_LISTED_FALSE_POSITIVES);
   const lines = new Set(listed.map((r) => r.line));
@@ -192,6 +198,7 @@ export function dashboardData(input: DashboardInput): DashboardData {
     index: r.index,
     responsesOnLine: onLine.get(r.line) ?? 1,
     groupLabel: labels.get(r.group) ?? '',
+    groupName: names.get(r.group) ?? '',
     weakest: r.weakestStep?.score ?? null,
     rules: [...r.falsePositive.rules],
     evidence: r.evidence,
@@ -204,7 +211,7 @@ export function dashboardData(input: DashboardInput): DashboardData {
     scorerLabel: input.summary.scorer.label,
     falsePositives,
     falsePositiveTotal: suspects.length,
-    groups: groupEntries(input.rollouts, labels),
+    groups: groupEntries(input.rollouts, labels, names),
     groupTotal: labels.size,
   };
 }
@@ -213,13 +220,13 @@ export function dashboardData(input: DashboardInput): DashboardData {
 const MAX_LISTED_GROUPS = 100;
 
 /** The first groups of a file, in file order, with their sizes. */
-function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<string, string>): GroupEntry[] {
+function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<string, string>, names: ReadonlyMap<string, string>): GroupEntry[] {
   const entries = new Map<string, GroupEntry>();
   for (const r of rollouts) {
     let entry = entries.get(r.group);
     if (!entry) {
       if (entries.size >= MAX_LISTED_GROUPS) continue;
-      entry = { label: labels.get(r.group) ?? '', rolloutId: r.id, rollouts: 0, correct: 0, kept: 0 };
+      entry = { label: labels.get(r.group) ?? '', name: names.get(r.group) ?? '', rolloutId: r.id, rollouts: 0, correct: 0, kept: 0 };
       entries.set(r.group, entry);
     }
     entry.rollouts++;
@@ -227,6 +234,20 @@ function groupEntries(rollouts: readonly RolloutSummary[], labels: ReadonlyMap<s
     if (r.decision.kept) entry.kept++;
   }
   return [...entries.values()];
+}
+
+/** Each group's name by its key, from the names by first rollout id. */
+function namesByGroup(rollouts: readonly RolloutSummary[], byFirstRollout: ReadonlyMap<number, string> | undefined): Map<string, string> {
+  const names = new Map<string, string>();
+  if (!byFirstRollout) return names;
+  const seen = new Set<string>();
+  for (const r of rollouts) {
+    if (seen.has(r.group)) continue;
+    seen.add(r.group);
+    const name = byFirstRollout.get(r.id);
+    if (name) names.set(r.group, name);
+  }
+  return names;
 }
 
 /** What the what-if's curation rules read of a rollout (its text is not sent: Resample-on-Correct then keeps file order). */

@@ -12,6 +12,8 @@ import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
 import { dashboardData, groupData, groupLabels } from './panelData';
+import { groupNamesOfSummary } from '../sidebar/sidebarModel';
+import { shortGroupName } from '../../core/presentation/groupNames';
 import { KATEX_STYLES, PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 
 /** The two panels. */
@@ -36,6 +38,9 @@ export interface PanelHostDeps {
 }
 
 const panelPage = { script: ['dist', 'webview.js'], styles: [KATEX_STYLES, PANEL_STYLES], receives: isWebviewToHost };
+
+/** A group's tab title holds this much of its name (a tab is as wide as its title). */
+const GROUP_TAB_CHARS = 40;
 
 /** The two panels' declarations. */
 export const PANELS: Record<PanelKind, PanelDeclaration<WebviewToHost>> = {
@@ -144,7 +149,8 @@ export class PanelHost implements vscode.Disposable {
       const rollouts = analysis.index.all;
       const extra = labels ? { labels: labels.dashboard(source, rollouts, analysis.summary.settings.threshold), thresholdText: await labels.thresholdText(source, analysis.summary, rollouts) } : {};
       if (sequence !== this.sequence) return;
-      this.post({ type: 'dashboard', data: { ...dashboardData({ source: source.toString(), fileLabel, rollouts, summary: analysis.summary }), ...extra } });
+      const groupNames = groupNamesOfSummary(analysis.summary);
+      this.post({ type: 'dashboard', data: { ...dashboardData({ source: source.toString(), fileLabel, rollouts, summary: analysis.summary, ...(groupNames ? { groupNames } : {}) }), ...extra } });
       return;
     }
     const rollout = this.target.rolloutId === null ? analysis.index.all[0] : analysis.index.byRolloutId(this.target.rolloutId);
@@ -153,9 +159,11 @@ export class PanelHost implements vscode.Disposable {
     const details = await this.deps.client.details(source.toString(), members.map((r) => r.id)).catch(() => []);
     if (sequence !== this.sequence) return;
     const groupLabel = groupLabels(analysis.index.all).get(rollout.group) ?? '';
+    const groupName = members[0] ? groupNamesOfSummary(analysis.summary)?.get(members[0].id) ?? '' : '';
     this.groupKey = rollout.group;
-    this.panel.title = `PROF group ${groupLabel}`;
-    const data = groupData({ source: source.toString(), fileLabel, groupLabel, members, details, summary: analysis.summary });
+    // Named by its question, shortened to fit a tab; the panel's heading has it whole, and the id.
+    this.panel.title = `PROF group · ${shortGroupName(groupName, groupLabel, GROUP_TAB_CHARS)}`;
+    const data = groupData({ source: source.toString(), fileLabel, groupLabel, groupName, members, details, summary: analysis.summary });
     const labels = this.deps.labels;
     if (labels) data.rows = data.rows.map((row) => ({ ...row, label: labels.badge(source, row.id) }));
     this.post({ type: 'group', data });

@@ -51,3 +51,18 @@ describe('promptSides (the Compare view)', () => {
     expect(sides.b.map((r) => [r.line, r.outcome])).toEqual([[14, 'correct'], [15, 'incorrect'], [16, 'incorrect'], [17, 'incorrect']]);
   });
 });
+
+describe('a prompt named as side a names its group', () => {
+  it('by its question without the instruction every prompt of side a shares', async () => {
+    const instruction = ' Put the final answer after "####" and nothing else.';
+    const text = ['Tom has 3 apples and buys 4 more. How many now?', 'A train leaves at 9 and takes 2 hours. When does it arrive?']
+      .flatMap((q, i) => [1, 2].map(() => JSON.stringify({ uid: `q${i}`, prompt: q + instruction, response: 'The answer is 7.', answer: '7' })))
+      .join('\n');
+    const table = buildExplorerTable(await analyseText(text, { fileName: 'a.jsonl' }));
+    const c = compareSides(summariseForCompare(table, 0), summariseForCompare(table, 0));
+    expect(c.prompts.map((p) => [p.groupA, p.nameA])).toEqual([
+      ['q0', 'Tom has 3 apples and buys 4 more. How many now?'],
+      ['q1', 'A train leaves at 9 and takes 2 hours. When does it arrive?'],
+    ]);
+  });
+});

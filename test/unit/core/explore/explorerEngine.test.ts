@@ -68,6 +68,24 @@ describe('filters on the written fixture', () => {
   });
 });
 
+describe('a group kept by its id, named by its question', () => {
+  it('the title names the group by its question (shortened), the tooltip whole with the id; rows carry the name', async () => {
+    const result = await example.query({ version: 1, filter: { group: 'gsm-02' }, sort: null });
+    expect(result.ids).toHaveLength(8);
+    expect(result.title).toBe('group Omar bakes 6 trays of cookies with 8… · 8');
+    expect(result.tooltip).toBe('group gsm-02: Omar bakes 6 trays of cookies with 8 cookies on each tray. Omar gives away 19 cookies. How many cookies are left? · 8');
+    const row = result.rowsPage(0, 1).rows[0]!;
+    expect(row.group).toBe('gsm-02');
+    expect(row.groupName).toBe('Omar bakes 6 trays of cookies with 8 cookies on each tray. Omar gives away 19 cookies. How many cookies are left?');
+  });
+
+  it('an id no group has keeps nothing and is named by the id', async () => {
+    const result = await example.query({ version: 1, filter: { group: 'no-such-group' }, sort: null });
+    expect(result.ids).toHaveLength(0);
+    expect(result.title).toBe('group no-such-group · 0');
+  });
+});
+
 describe('sorting: stable, ties in file order, rows without a number last', () => {
   it('by mean step score, both ways', async () => {
     expect(await ids(small, {}, { column: 'meanScore', descending: true })).toEqual([8, 0, 10, 2, 4, 5, 1, 7, 9, 6, 3, 11]);

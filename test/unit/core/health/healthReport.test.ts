@@ -76,3 +76,19 @@ describe('the health audit on generated runs', () => {
     expect(detector(report, 'length').summary).toContain('does not say which responses stopped at the length limit');
   });
 });
+
+describe('a group without GRPO signal, as an example', () => {
+  it('is named by its question without the instruction every group of the step shares', () => {
+    const builder = new StepHealthBuilder(3);
+    const instruction = " Let's think step by step and output the final answer after \"####\".";
+    const questions = ['Tom has 3 apples and buys 4 more. How many now?', 'A train leaves at 9 and takes 2 hours. When does it arrive?'];
+    let line = 0;
+    for (const [g, question] of questions.entries()) {
+      for (const isCorrect of g === 0 ? [true, true, true] : [true, false]) {
+        builder.add({ file: 'f.jsonl', line: ++line, index: 0, step: 3, group: `uid=q${g}`, prompt: question + instruction, response: 'The answer is 7.', responseTurns: null, steps: [{ start: 0, end: 16 }], stepScores: [0.9], isCorrect, extras: { truncated: null, tokens: null } });
+      }
+    }
+    const notes = (builder.finish().examples['no-signal-groups'] ?? []).map((e) => e.note);
+    expect(notes).toEqual(['group Tom has 3 apples and buys 4 more. How many now?: all 3 rollouts correct']);
+  });
+});

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { summariseRollout, type RolloutDetail } from '../../../../src/protocol/analysis';
-import type { FileAnalysis } from '../../../../src/core/fileAnalysis';
+import { groupNamesOfAnalysis, type FileAnalysis } from '../../../../src/core/fileAnalysis';
 import { MAX_GROUP_TEXT_CHARS, MAX_SHOWN_STEPS, MAX_STEP_CHARS, dashboardData, groupData, groupLabels, rankScores } from '../../../../src/vscode/panel/panelData';
 
 let analysis: FileAnalysis;
@@ -108,6 +108,15 @@ describe('the dashboard’s data', () => {
     expect(data.falsePositiveTotal).toBe(analysis.report.suspectedFalsePositives);
     expect(data.falsePositives.find((fp) => fp.line === 2)).toMatchObject({ groupLabel: 'g1', weakest: 0.12 });
     expect(data.scorerLabel).toBe(analysis.scorer.label);
+  });
+
+  it('groups and suspected false positives carry their group’s name beside the id', () => {
+    const rollouts = analysis.rollouts.map(summariseRollout);
+    const data = dashboardData({ source: 's', fileLabel: 'f', rollouts, summary: analysis, groupNames: groupNamesOfAnalysis(analysis) });
+    const first = analysis.rollouts.find((r) => r.group === 'uid=g1')!;
+    expect(data.groups?.[0]).toMatchObject({ label: 'g1', name: first.prompt.replace(/\s+/g, ' ').trim() });
+    expect(data.falsePositives.find((fp) => fp.line === 2)).toMatchObject({ groupLabel: 'g1', groupName: data.groups?.[0]?.name });
+    expect(dashboardData({ source: 's', fileLabel: 'f', rollouts, summary: analysis }).groups?.[0]?.name).toBe('');
   });
 });
 
