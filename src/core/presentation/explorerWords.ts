@@ -11,6 +11,7 @@ import { outcomeLabel } from './outcomeWords';
 import { reasonLabel } from './reasonWords';
 import { capText } from './capText';
 import { rolloutLocation } from './locationWords';
+import { disagreementText } from '../rules/ruleWords';
 
 /** Column headers. */
 const HEADERS: Readonly<Record<string, string>> = {
@@ -108,6 +109,7 @@ export function filterParts(query: ExplorerQuery): string[] {
   for (const r of f.ranges ?? []) parts.push(rangeText(r));
   if (f.search) parts.push(searchText(f.search));
   if (f.rollouts) parts.push(capText(f.rollouts.label, 80));
+  if (f.disagree) parts.push(disagreementText(f.disagree));
   return parts;
 }
 
