@@ -84,7 +84,7 @@ export function compareRules(members: readonly GroupMember[], settings: ProfSett
     members.forEach((m, i) => {
       const d = outcome.decisions[i]!;
       if (d.reason === 'kept-no-signal') noSignal++;
-      if (d.reason === 'dropped-tie') tiedGroups.add(m.group);
+      if (d.reason === 'dropped-tie' && !d.kept) tiedGroups.add(m.group);
       if (!d.kept) return f.dropped++;
       f.kept++;
       keptGroups.add(m.group);
