@@ -88,7 +88,6 @@ function paramControl(spec: RuleParam, value: string): ValueElement {
     return dropdown;
   }
   const field = h('vscode-text-field', {
-    text: spec.name,
     attrs: { id, value, size: '5', inputmode: spec.kind === 'fraction' ? 'decimal' : 'numeric', 'aria-label': `${spec.name}: ${hint}`, title: hint, 'data-param': spec.name, ...(spec.default === null ? { placeholder: 'unset' } : {}) },
   }) as ValueElement;
   field.value = value;
@@ -113,12 +112,11 @@ class ParamControls {
       element.addEventListener('input', this.onInput);
       element.addEventListener('change', this.onInput);
     }
-    this.element.replaceChildren(...specs.map((spec) => {
-      const control = this.controls.get(spec.name) as HTMLElement;
-      return spec.kind === 'boolean' || spec.kind === 'choice'
-        ? h('label', { className: 'control', children: [h('span', { className: 'control-label', text: spec.name }), control] })
-        : h('div', { className: 'control', children: [control] });
-    }));
+    const title = ruleNamed(ruleName)?.title ?? ruleName;
+    this.element.replaceChildren(
+      h('span', { className: 'rule-params-title', text: `${title} parameters` }),
+      ...specs.map((spec) => h('label', { className: 'control', children: [h('span', { className: 'control-label', text: spec.name }), this.controls.get(spec.name) as HTMLElement] })),
+    );
     this.element.hidden = specs.length === 0;
   }
 

@@ -18,7 +18,7 @@ function card(c: RuleCard): HTMLElement {
     children: [
       h('h2', { text: c.title }),
       h('p', { className: 'rule-params muted', text: c.heading + (c.isChosen ? ' · the rule the settings choose' : '') }),
-      h('dl', { className: 'rule-figures', children: c.figures.flatMap(([label, value]) => [h('dt', { text: label }), h('dd', { className: `fig-${label.split(' ')[0]}`, text: value })]) }),
+      h('dl', { className: 'rule-figures', children: c.figures.flatMap(([key, label, value]) => [h('dt', { text: label }), h('dd', { className: `fig-${key}`, text: value })]) }),
       ...c.notes.map((n) => h('p', { className: 'rule-note', text: n })),
     ],
   });
@@ -53,7 +53,7 @@ function show(message: HostToRules): void {
       const f = s.figures;
       replaceChildren(root, [
         h('div', { className: 'view-header', children: [h('h1', { text: `Compare curation rules · ${s.fileLabel}` })] }),
-        h('p', { className: 'totals', text: `${f.rollouts} rollouts in ${f.groups} groups · ${f.suspected} suspected false positives (flags under the current scorer and flag rules, the same for every rule)` }),
+        h('p', { className: 'totals', text: `${f.rollouts} rollouts in ${f.groups} groups · ${f.suspected} suspected false positive${f.suspected === 1 ? '' : 's'} (flags under the current scorer and flag rules, the same for every rule)` }),
         h('div', { className: 'rule-cards', children: f.rules.map((r) => card(ruleCard(r, s.params[r.rule], s.chosen, f.rollouts))) }),
         h('h2', { text: 'Kept by both' }),
         h('p', { className: 'muted', text: 'Each cell: rollouts both rules keep, and how many one keeps and the other drops. Click a count that differs to open those rollouts in the Rollout Explorer.' }),

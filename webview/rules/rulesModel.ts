@@ -14,7 +14,8 @@ export interface RuleCard {
   /** `gfpo (num_remains_in_group=4, group_filter_func=length)`. */
   heading: string;
   isChosen: boolean;
-  figures: [string, string][];
+  /** Each figure: a key (what the page marks it with), its label, its value. */
+  figures: [string, string, string][];
   notes: string[];
 }
 
@@ -27,11 +28,11 @@ export function ruleCard(f: RuleFigures, params: RuleParams | undefined, chosen:
     heading: ruleWithParams(f.rule, params),
     isChosen: f.rule === chosen,
     figures: [
-      ['kept', `${f.kept} of ${rollouts}`],
-      ['dropped', String(f.dropped)],
-      ['kept correct / incorrect', `${f.keptCorrect} / ${f.keptIncorrect}${kept > 0 ? ` (${formatPercent(f.keptCorrect / kept)} correct)` : ''}`],
-      ['suspected FP kept', String(f.falsePositivesKept)],
-      ['groups dropped whole', String(f.groupsDroppedWhole)],
+      ['kept', 'kept', `${f.kept} of ${rollouts}`],
+      ['dropped', 'dropped', String(f.dropped)],
+      ['balance', 'kept correct / incorrect', `${f.keptCorrect} / ${f.keptIncorrect}${kept > 0 ? ` (${formatPercent(f.keptCorrect / kept)} correct)` : ''}`],
+      ['suspected', 'suspected FP kept', String(f.falsePositivesKept)],
+      ['whole', 'groups dropped whole', String(f.groupsDroppedWhole)],
     ],
     notes: [...f.missing, ...(f.groupsTieBroken > 0 ? [tieText(f.groupsTieBroken)] : [])],
   };

@@ -12,8 +12,9 @@ import { showError, showInfo } from '../notify';
 import { createPanel, restorePanels } from '../webviewPanel';
 import { isRulesState, type RulesSubject } from '../../protocol/rules';
 import { analysedFileInView } from '../explorer/explorerFeature';
+import { analysed } from '../compare/compareFeature';
 import { errorText } from '../../core/errorText';
-import { chosenRule, RULES, withDefaults } from '../../core/rules/registry';
+import { chosenRule, ruleNamed, RULES, withDefaults } from '../../core/rules/registry';
 import type { RuleParams } from '../../core/rules/rule';
 import { QUERY_VERSION, type ExplorerQuery } from '../../core/explore/explorerQuery';
 import { RULES_PANEL, RulesPanel } from './rulesPanel';
@@ -38,9 +39,15 @@ export function paramsAsSet(settings: Parameters<typeof chosenRule>[0]): { chose
   return { chosen: chosen.rule.name, params: Object.fromEntries(RULES.map((r) => [r.name, r.name === chosen.rule.name ? chosen.params : withDefaults(r, {})])) };
 }
 
+/** The parameters of `rule` that differ from its defaults (what a title needs to name). */
+function notDefault(rule: string, params: RuleParams | undefined): RuleParams {
+  const spec = ruleNamed(rule);
+  return Object.fromEntries(Object.entries(params ?? {}).filter(([k, v]) => spec?.params.find((p) => p.name === k)?.default !== v));
+}
+
 /** The Explorer's query for the rollouts two rules decide differently. */
 export function disagreementQuery(subject: Pick<RulesSubject, 'params'>, a: string, b: string): ExplorerQuery {
-  return { version: QUERY_VERSION, filter: { disagree: { a, b, params: { [a]: subject.params[a] ?? {}, [b]: subject.params[b] ?? {} } } }, sort: null };
+  return { version: QUERY_VERSION, filter: { disagree: { a, b, params: { [a]: notDefault(a, subject.params[a]), [b]: notDefault(b, subject.params[b]) } } }, sort: null };
 }
 
 export function createRulesFeature(deps: RulesFeatureDeps): vscode.Disposable {
@@ -58,10 +65,14 @@ export function createRulesFeature(deps: RulesFeatureDeps): vscode.Disposable {
   };
   const show = async (uri: vscode.Uri, target?: RulesPanel): Promise<void> => {
     const shown = target ?? view ?? adopt(createPanel(RULES_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }));
-    const summary = deps.store.get(uri)?.summary;
-    if (!summary) return shown.notice(`${basename(uri.path)} has not been analysed yet: open it in the editor, then run Compare Curation Rules again.`);
-    shown.notice(`Deciding every curation rule on ${basename(uri.path)}…`);
     try {
+      if (!deps.store.get(uri)?.summary) {
+        shown.notice(`Analysing ${basename(uri.path)}…`);
+        await analysed(deps.store, uri);
+      }
+      const summary = deps.store.get(uri)?.summary;
+      if (!summary) throw new Error('its analysis is gone (the file was closed)');
+      shown.notice(`Deciding every curation rule on ${basename(uri.path)}…`);
       const { chosen, params } = paramsAsSet(summary.settings);
       const answer = await deps.client.explore(uri.toString(), { method: 'rules', params });
       shown.show({ source: uri.toString(), fileLabel: basename(uri.path), params, chosen, figures: answer.figures });
