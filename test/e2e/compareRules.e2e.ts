@@ -133,5 +133,11 @@ describe('curation rules: the what-if and Compare Curation Rules', () => {
     const lines = async (): Promise<(string | undefined)[]> => (await explorer.locator('.grid-rows .grid-row.rollout').allInnerTexts()).map((t) => /line (\d+)/.exec(t)?.[1]);
     await expect.poll(lines).toEqual(['2', '3', '7', '8']);
     await workbench.screenshot('rules-05-explorer-disagreement');
+    // Another condition narrows the disagreement; clearing the filters lets it go.
+    await explorer.locator('select[name="outcome"]').selectOption('correct');
+    await expect.poll(() => explorer.locator('.query-title').innerText()).toBe('correct · prof ≠ prime (kept by one, dropped by the other) · 3');
+    await expect.poll(lines).toEqual(['2', '7', '8']);
+    await explorer.locator('button', { hasText: 'Clear filters' }).click();
+    await expect.poll(() => explorer.locator('.query-title').innerText()).toBe('all rollouts · 8');
   });
 });
