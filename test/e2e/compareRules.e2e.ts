@@ -89,6 +89,16 @@ describe('curation rules: the what-if and Compare Curation Rules', () => {
     await workbench.screenshot('rules-01-what-if-params');
     await frame.locator('#whatif-reset').click();
     await expect.poll(() => frame.locator('tr.rollout.changed').count()).toBe(0);
+    // The file dashboard links to Compare Rules, and its header still fits half the window.
+    await frame.locator('#open-dashboard').click();
+    const dashboard = await panelFrame(workbench.page, /PROF dashboard/);
+    await dashboard.locator('button.compare-rules').waitFor();
+    await workbench.screenshot('rules-00-dashboard-link');
+    expect(await settledProblems(dashboard)).toEqual([]);
+    await dashboard.locator('button.compare-rules').click();
+    await panelFrame(workbench.page, /Compare curation rules · two-groups\.jsonl/, 60_000);
+    await workbench.closeTabs('Compare Rules');
+    await workbench.closeTabs('PROF dashboard');
     await workbench.closeTabs('PROF group');
   });
 
