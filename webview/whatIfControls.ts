@@ -99,6 +99,7 @@ class ParamControls {
   readonly element = h('div', { className: 'controls rule-params', attrs: { 'aria-label': 'Parameters of the curation rule picked' } });
   private rule = '';
   private controls = new Map<string, ValueElement>();
+  private values = new Map<string, string>();
 
   constructor(private readonly onInput: () => void) {}
 
@@ -108,9 +109,16 @@ class ParamControls {
     this.rule = ruleName;
     const specs = ruleNamed(ruleName)?.params ?? [];
     this.controls = new Map(specs.map((spec) => [spec.name, paramControl(spec, fields[spec.name] ?? '')] as const));
-    for (const element of this.controls.values()) {
-      element.addEventListener('input', this.onInput);
-      element.addEventListener('change', this.onInput);
+    // A control just made has no value until the toolkit upgrades it: its value is kept here from
+    // what it was made with, and from each of its events after that.
+    this.values = new Map(specs.map((spec) => [spec.name, fields[spec.name] ?? '']));
+    for (const [name, element] of this.controls) {
+      const changed = (): void => {
+        this.values.set(name, element.value ?? '');
+        this.onInput();
+      };
+      element.addEventListener('input', changed);
+      element.addEventListener('change', changed);
     }
     const title = ruleNamed(ruleName)?.title ?? ruleName;
     this.element.replaceChildren(
@@ -121,7 +129,7 @@ class ParamControls {
   }
 
   read(): RuleParamFields {
-    return Object.fromEntries([...this.controls].map(([name, element]) => [name, element.value ?? '']));
+    return Object.fromEntries(this.values);
   }
 
   mark(invalid: readonly string[]): void {
