@@ -63,7 +63,7 @@ export function createRulesFeature(deps: RulesFeatureDeps): vscode.Disposable {
     view = created;
     return created;
   };
-  const show = async (uri: vscode.Uri, target?: RulesPanel): Promise<void> => {
+  const show = async (uri: vscode.Uri, target?: RulesPanel, reveal = true): Promise<void> => {
     const shown = target ?? view ?? adopt(createPanel(RULES_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }));
     try {
       if (!deps.store.get(uri)?.summary) {
@@ -72,10 +72,10 @@ export function createRulesFeature(deps: RulesFeatureDeps): vscode.Disposable {
       }
       const summary = deps.store.get(uri)?.summary;
       if (!summary) throw new Error('its analysis is gone (the file was closed)');
-      shown.notice(`Deciding every curation rule on ${basename(uri.path)}…`);
+      if (reveal) shown.notice(`Deciding every curation rule on ${basename(uri.path)}…`);
       const { chosen, params } = paramsAsSet(summary.settings);
       const answer = await deps.client.explore(uri.toString(), { method: 'rules', params });
-      shown.show({ source: uri.toString(), fileLabel: basename(uri.path), params, chosen, figures: answer.figures });
+      shown.show({ source: uri.toString(), fileLabel: basename(uri.path), params, chosen, figures: answer.figures }, reveal);
     } catch (error) {
       const text = `cannot compare the curation rules on ${basename(uri.path)}: ${errorText(error)}`;
       shown.notice(`PROF Lens ${text}`);
@@ -95,7 +95,7 @@ export function createRulesFeature(deps: RulesFeatureDeps): vscode.Disposable {
     }),
     // A new analysis of the file shown (settings changed, the file edited): its figures again.
     deps.store.onDidUpdate((u) => {
-      if (view && u.isFinal && view.source === u.uri.toString()) void show(u.uri, view);
+      if (view && u.isFinal && view.source === u.uri.toString()) void show(u.uri, view, false);
     }),
     { dispose: () => view?.dispose() },
   );

@@ -43,10 +43,11 @@ export class RulesPanel implements vscode.Disposable {
     return this.subject?.source ?? null;
   }
 
-  show(subject: RulesSubject): void {
+  /** Shows figures; `reveal`: bring the view forward (not when a new analysis only refreshes them). */
+  show(subject: RulesSubject, reveal = true): void {
     this.subject = subject;
     this.panel.title = `Compare Rules · ${subject.fileLabel}`;
-    this.panel.reveal(undefined, true);
+    if (reveal) this.panel.reveal(undefined, true);
     if (this.view.isReady) this.view.post({ type: 'rules', subject });
   }
 
