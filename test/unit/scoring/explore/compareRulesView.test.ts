@@ -72,6 +72,10 @@ describe('Compare Rules figures from the analysis worker', () => {
     const { file: _file, params: _params, ...cli } = JSON.parse(out) as Record<string, unknown>;
     const { figures } = await client.explore(key, { method: 'rules', params });
     expect(figures).toEqual(cli);
+    // The terminal says where file order broke a tie, as the view does.
+    let text = '';
+    await runCli(['rules', file, '--m', '2', '--scorer', 'file'], { stdout: (t) => (text += t), stderr: () => undefined, isStderrTty: false, cwd: dir });
+    expect(text.split('\n').filter((l) => l.includes('tie broken'))).toEqual(['  prof: tie broken by file order in 1 group']);
   });
 
   it('refuses a parameter a rule does not take, saying which', async () => {
