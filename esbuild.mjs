@@ -67,6 +67,10 @@ const entries = [
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
     entryPoints: ['webview/compare/compareMain.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
   },
+  {
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
+    entryPoints: ['webview/rules/rulesMain.ts'], outfile: 'dist/rulesWebview.js', logLevel: 'warning',
+  },
   ...vendorBundles,
 ].filter((e) => !e.entryPoints || existsSync(e.entryPoints[0]));
 

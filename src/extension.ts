@@ -19,6 +19,7 @@ import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
 import { createExplorerFeature } from './vscode/explorer/explorerFeature';
 import { createCompareFeature } from './vscode/compare/compareFeature';
+import { createRulesFeature } from './vscode/rules/rulesFeature';
 import { createRunFeature } from './vscode/run/runFeature';
 import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
@@ -96,6 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createPanelFeature({ extensionUri: context.extensionUri, store, client, labels: { ...panelLabels(labels), onDidChange: labels.onDidChange } }),
     createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
     createCompareFeature({ extensionUri: context.extensionUri, store, client }),
+    createRulesFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),
     runFeature.feature,
     createSidebar(store, runFeature.runs),

@@ -155,10 +155,12 @@ function groupList(data: DashboardData, channel: Channel): HTMLElement | null {
 /** Renders the dashboard into `root`. */
 export function renderDashboard(root: HTMLElement, data: DashboardData, channel: Channel): void {
   const readAs = Object.keys(data.report.readAs ?? {});
+  const rules = h('button', { className: 'link compare-rules', text: 'Compare curation rules', attrs: { type: 'button', title: 'Every curation rule on this file side by side: what each keeps, and where two disagree' } });
+  rules.addEventListener('click', () => channel.post({ type: 'compareRules', source: data.source }));
   replaceChildren(root, [
     h('header', {
       className: 'view-header',
-      children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}${data.thresholdText ? ` · ${data.thresholdText}` : ''}` })],
+      children: [h('h1', { text: 'PROF dashboard' }), h('span', { className: 'muted file', text: `${data.fileLabel} · scored by ${data.scorerLabel}${data.thresholdText ? ` · ${data.thresholdText}` : ''}` }), rules],
     }),
     ...readAs.map((how) => h('p', { className: 'read-as muted', text: `${how.charAt(0).toUpperCase()}${how.slice(1)}` })),
     totals(data),

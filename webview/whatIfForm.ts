@@ -4,7 +4,8 @@
  */
 import type { WhatIfSettings } from '../src/protocol/panel';
 import { VARIANTS } from '../src/core/profSettings';
-import { RULE_NAMES } from '../src/core/rules/registry';
+import { parseRuleParam, RULE_NAMES, ruleNamed, withDefaults } from '../src/core/rules/registry';
+import type { ParamValue, RuleParams } from '../src/core/rules/rule';
 
 /** The controls' raw values, by name. */
 export interface WhatIfFields {
@@ -92,4 +93,42 @@ export function fieldsOf(settings: WhatIfSettings): WhatIfFields {
     aggregate: settings.aggregate,
     rule: settings.curation?.rule ?? 'prof',
   };
+}
+
+/** The raw values of a rule's parameter controls, by parameter name. */
+export type RuleParamFields = Record<string, string>;
+
+/** A rule's parameter controls' values for the parameters given (the rest at their defaults; unset as empty). */
+export function paramFieldsOf(ruleName: string, given: RuleParams): RuleParamFields {
+  const rule = ruleNamed(ruleName);
+  if (!rule) return {};
+  const params = withDefaults(rule, given);
+  return Object.fromEntries(rule.params.map((p) => [p.name, params[p.name] === null || params[p.name] === undefined ? '' : String(params[p.name])]));
+}
+
+/**
+ * Parses a rule's parameter controls as `--rule-param` does; an empty field is allowed only where
+ * the parameter's default is unset. Only values that differ from the defaults are kept, so a rule
+ * picked and left alone equals the rule picked with no parameters.
+ */
+export function parseRuleParams(ruleName: string, fields: RuleParamFields): { ok: true; params: RuleParams } | { ok: false; invalid: string[] } {
+  const rule = ruleNamed(ruleName);
+  if (!rule) return { ok: false, invalid: [] };
+  const params: Record<string, ParamValue> = {};
+  const invalid: string[] = [];
+  for (const spec of rule.params) {
+    const raw = (fields[spec.name] ?? '').trim();
+    let value: ParamValue;
+    if (raw === '' && spec.default === null) value = null;
+    else {
+      const parsed = parseRuleParam(rule, `${spec.name}=${raw}`);
+      if (typeof parsed === 'string') {
+        invalid.push(spec.name);
+        continue;
+      }
+      value = parsed.value;
+    }
+    if (value !== spec.default) params[spec.name] = value;
+  }
+  return invalid.length > 0 ? { ok: false, invalid } : { ok: true, params };
 }

@@ -36,8 +36,8 @@ function table(prompts: readonly PromptComparison[], promptWidth: number): strin
   return [pad(HEAD), ...rows.map(pad)].map((line) => `  ${line}`);
 }
 
-/** The comparison as a person reads it. */
-export function renderComparison(a: string, b: string, c: Comparison, width = 120): string {
+/** The comparison as a person reads it; `rule`: the curation rule's line when it is not PROF (as `report` prints it). */
+export function renderComparison(a: string, b: string, c: Comparison, width = 120, rule: string | null = null): string {
   const t = c.totals;
   const promptWidth = Math.max(30, width - 80);
   // Sorted by change, falls first: the first `regressed` prompts fell, the last `improved` rose.
@@ -46,6 +46,7 @@ export function renderComparison(a: string, b: string, c: Comparison, width = 12
   const out = [
     `PROF compare: a = ${a}`,
     `              b = ${b}`,
+    ...(rule === null ? [] : [rule]),
     '',
     `prompts: ${t.aligned} on both sides · ${c.onlyA} only in a · ${c.onlyB} only in b`,
     `pass rate on the prompts both have: ${formatPercent(t.passRateA)} → ${formatPercent(t.passRateB)}${t.delta === null ? '' : ` (${signedPoints(t.delta)} points)`}`,

@@ -8,6 +8,8 @@ import type { ExplorerPage, RowHighlights } from '../core/explore/explorerEngine
 import type { ExplorerQuery } from '../core/explore/explorerQuery';
 import type { Comparison, PromptComparison } from '../core/compare/comparison';
 import type { PromptSides } from '../core/compare/promptSides';
+import type { RulesFigures } from '../core/rules/compareRules';
+import type { RuleParams } from '../core/rules/rule';
 import { isExportResult } from './panel';
 import { arrayOf, either, isArray, isCount, isRecord, isString, isUnknown, literal, nullable, outline, shape, type Guard, type Guarded } from './guards';
 import { message, protocol, ready, request, savedState, viewRequest, type Sent } from './messages';
@@ -19,8 +21,12 @@ const isIdList = arrayOf(isCount);
 
 /** What the host asks the worker about a kept analysis (the query is checked by its own parser). */
 export const isExplorerCall = either(
-  either(shape({ method: literal('query'), query: isUnknown, offset: isCount, limit: isCount }), shape({ method: literal('export'), query: isUnknown, ids: nullable(isIdList), input: isString, output: isString })),
-  either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })),
+  either(
+    either(shape({ method: literal('query'), query: isUnknown, offset: isCount, limit: isCount }), shape({ method: literal('export'), query: isUnknown, ids: nullable(isIdList), input: isString, output: isString })),
+    either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })),
+  ),
+  /** Every curation rule side by side, each with the parameters given (`params`: rule → its parameters). */
+  shape({ method: literal('rules'), params: isRecord as Guard<Record<string, RuleParams>> }),
 );
 export type ExplorerCall = Guarded<typeof isExplorerCall>;
 
@@ -43,14 +49,18 @@ export type ExplorerAnswer =
   | QueryAnswer
   | { method: 'export'; lines: number; rollouts: number }
   | { method: 'compare'; comparison: ComparisonView }
-  | { method: 'promptSides'; sides: PromptSides };
+  | { method: 'promptSides'; sides: PromptSides }
+  | { method: 'rules'; figures: RulesFigures };
 
 const isQueryAnswer = outline<QueryAnswer>({ method: literal('query'), query: isRecord, title: isString, page: outline<ExplorerPage>({ rows: isArray }) });
 
 /** What the worker answers (figures checked for their outline: the worker built them). */
 export const isExplorerAnswer: Guard<ExplorerAnswer> = either(
-  either(isQueryAnswer, shape({ method: literal('export'), lines: isCount, rollouts: isCount })),
-  either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })),
+  either(
+    either(isQueryAnswer, shape({ method: literal('export'), lines: isCount, rollouts: isCount })),
+    either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })),
+  ),
+  shape({ method: literal('rules'), figures: outline<RulesFigures>({ rules: isArray, overlaps: isArray }) }),
 );
 
 /* ---- host ↔ explorer webview ---- */

@@ -209,6 +209,8 @@ const rollout = { source: isString, rolloutId: isCount };
 export const reveal = message('toHost', 'reveal', rollout);
 export const showGroup = message('toHost', 'showGroup', rollout);
 export const showDashboard = message('toHost', 'showDashboard', source);
+/** Open the Compare Rules view on the file: every curation rule side by side. */
+export const compareRules = message('toHost', 'compareRules', source);
 /** Write the rollouts PROF keeps; `settings`: the what-if's, or null for those the file was analysed with. */
 export const exportKept = viewRequest('exportKept', { ...source, settings: nullable(isWhatIfSettings) }, isExportResult);
 export const exportDecisions = viewRequest('exportDecisions', { ...source, settings: nullable(isWhatIfSettings), format: literal('jsonl', 'csv') }, isExportResult);
@@ -224,7 +226,7 @@ export const dashboard = message('fromHost', 'dashboard', { data: outline<Dashbo
 export const notice = message('fromHost', 'notice', { notice: shape({ source: nullable(isString), text: isString }) satisfies Guard<PanelNotice> });
 
 /** The group view and file dashboard's channel. */
-export const panelProtocol = protocol(ready, reveal, showGroup, showDashboard, exportKept, exportDecisions, label, group, dashboard, notice);
+export const panelProtocol = protocol(ready, reveal, showGroup, showDashboard, compareRules, exportKept, exportDecisions, label, group, dashboard, notice);
 
 export type HostToWebview = Sent<typeof panelProtocol, 'fromHost'>;
 export type WebviewToHost = Sent<typeof panelProtocol, 'toHost'>;

@@ -32,6 +32,7 @@ export const commandIds = {
   openExplorer: 'profLens.openExplorer',
   openRunStep: 'profLens.openRunStep',
   compareWith: 'profLens.compareWith',
+  compareRules: 'profLens.compareRules',
   markFirstWrongStep: 'profLens.markFirstWrongStep',
   markRolloutSound: 'profLens.markRolloutSound',
   clearLabel: 'profLens.clearLabel',

@@ -151,6 +151,15 @@ describe('every panel fits half of a 1,280-pixel window', () => {
     await expectFits(frame, 'half-width-06-explorer-false-positives');
   });
 
+  test('Compare Curation Rules: its cards wrapped to the width, its matrix whole', async () => {
+    await workbench.runCommand('View: Focus First Editor Group');
+    await expect.poll(() => workbench.page.locator('.tab.active', { hasText: 'rollouts.jsonl' }).count()).toBeGreaterThan(0);
+    await workbench.runCommand('PROF Lens: Compare Curation Rules');
+    const frame = await panelFrame(workbench.page, /Compare curation rules · rollouts\.jsonl/, 60_000);
+    await expect.poll(() => frame.locator('.rules-matrix tbody tr').count(), { timeout: 30_000 }).toBe(6);
+    await expectFits(frame, 'half-width-09-compare-rules');
+  });
+
   test('the Run Dashboard', async () => {
     await workbench.runCommand('View: Focus First Editor Group');
     await workbench.runCommand('PROF Lens: Open Training Run…');

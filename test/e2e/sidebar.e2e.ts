@@ -124,6 +124,18 @@ describe('the PROF Lens sidebar', () => {
     await workbench.closeTabs('Rollout Explorer');
   });
 
+  test('a file\'s context menu opens Compare Curation Rules on that file', async () => {
+    if (!(await tree().isVisible())) await workbench.page.locator('.activitybar .action-item a[aria-label^="PROF Lens"]').first().click();
+    const file = row('gsm-rollouts.jsonl');
+    await file.click();
+    await workbench.runContextMenu(file, 'Compare Curation Rules');
+    const frame = await panelFrame(workbench.page, /Compare curation rules · gsm-rollouts\.jsonl/, 60_000);
+    // What prof-lens rules prints for this file: PROF keeps 36 of 72, GRPO all of them.
+    await expect.poll(() => frame.locator('.rule-card[data-rule="prof"] dd.fig-kept').innerText(), { timeout: 30_000 }).toBe('36 of 72');
+    expect(await frame.locator('.rule-card[data-rule="grpo"] dd.fig-kept').innerText()).toBe('72 of 72');
+    await workbench.closeTabs('Compare Rules');
+  });
+
   test('the Outline lists groups, and a group lists its rollouts', async () => {
     await workbench.openFile('gsm-rollouts.jsonl');
     // The breadcrumbs below follow the cursor: put it in the first group.

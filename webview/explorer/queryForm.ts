@@ -100,8 +100,11 @@ export class QueryForm {
     }
   }
 
+  /** A rules' disagreement (from Compare Rules) has no control: it stays until the filters are cleared. */
+  private disagree: ExplorerFilter['disagree'];
+
   filter(): ExplorerFilter {
-    const filter: ExplorerFilter = {};
+    const filter: ExplorerFilter = this.disagree ? { disagree: this.disagree } : {};
     const text = this.search.value;
     if (text.trim() !== '') {
       const search: TextQuery = { text, mode: this.mode.value === 'regex' ? 'regex' : 'plain' };
@@ -128,6 +131,7 @@ export class QueryForm {
 
   /** Shows a filter in the controls (a saved or drilled-down query); what they cannot show is kept by the caller. */
   setFilter(filter: ExplorerFilter): void {
+    this.disagree = filter.disagree;
     this.search.value = filter.search?.text ?? '';
     this.mode.value = filter.search?.mode ?? 'plain';
     const fields = filter.search?.fields;

@@ -17,6 +17,7 @@ import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { thresholdFor } from '../threshold';
 import { renderComparison } from '../compareText';
+import { ruleLine } from '../../core/rules/ruleWords';
 import { terminalJson, terminalText } from '../terminalText';
 
 const USAGE = 'compare needs two sides: prof-lens compare <a> <b> [--json], each a rollout file, a run folder with a step (runs/grpo@40) or a file of several steps with one (all.jsonl@40)';
@@ -71,7 +72,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     const [a, b] = await analyseBoth(sources, options, scoring);
     const comparison = compareSides(a.side, b.side);
     if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(comparisonJson(textA, textB, comparison))) + '\n');
-    else io.stdout(terminalText(renderComparison(textA, textB, comparison)));
+    else io.stdout(terminalText(renderComparison(textA, textB, comparison, undefined, ruleLine(args.settings))));
     if (a.scorerLabel !== b.scorerLabel) io.stderr(`prof-lens compare: the sides were scored differently (a: ${a.scorerLabel}; b: ${b.scorerLabel}): their consistencies and suspected false positives are not on one scale\n`);
     printProblems(a, io);
     printProblems(b, io);

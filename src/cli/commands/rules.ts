@@ -5,8 +5,9 @@
  * `--rule-param RULE.k=v` sets a rule's parameter (`--rule-param roc.down_sample_to_n=4`).
  */
 import { eachRollout } from '../../core/fileAnalysis';
-import { compareRules, memberOf, type RulesComparison } from '../../core/rules/compareRules';
+import { compareRules, figuresOf, memberOf, type RulesComparison } from '../../core/rules/compareRules';
 import type { GroupMember } from '../../core/groups';
+import { tieText } from '../../core/rules/ruleWords';
 import { parseRuleParam, ruleNamed, RULE_NAMES } from '../../core/rules/registry';
 import type { ParamValue } from '../../core/rules/rule';
 import { parseArgs, UsageError } from '../args';
@@ -26,7 +27,7 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
   const members: GroupMember[] = [];
   for (const r of eachRollout(analysis)) members.push(memberOf(r, true));
   const comparison = compareRules(members, analysis.settings, params);
-  if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify({ file: analysis.fileName, ...withoutBits(comparison), params })) + '\n');
+  if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify({ file: analysis.fileName, ...figuresOf(comparison), params })) + '\n');
   else io.stdout(terminalText(rulesText(analysis.fileName, comparison)));
   printDiagnostics(analysis, io);
   return analysis.report.unreadableLines > 0 ? EXIT_UNREADABLE_LINES : EXIT_OK;
@@ -54,11 +55,6 @@ function ruleParams(argv: readonly string[]): { rest: string[]; params: Record<s
   return { rest, params };
 }
 
-function withoutBits(c: RulesComparison): Omit<RulesComparison, 'kept'> {
-  const { kept: _kept, ...rest } = c;
-  return rest;
-}
-
 /** The comparison as a person reads it in a terminal. */
 export function rulesText(fileName: string, c: RulesComparison): string {
   const pad = (s: string | number, n: number): string => String(s).padStart(n);
@@ -69,6 +65,7 @@ export function rulesText(fileName: string, c: RulesComparison): string {
     '  rule      kept  dropped  kept correct  kept incorrect  suspected kept  groups dropped whole',
     ...c.rules.map((r) => `  ${r.rule.padEnd(6)} ${pad(r.kept, 7)} ${pad(r.dropped, 8)} ${pad(r.keptCorrect, 13)} ${pad(r.keptIncorrect, 15)} ${pad(r.falsePositivesKept, 15)} ${pad(r.groupsDroppedWhole, 21)}`),
     ...c.rules.flatMap((r) => r.missing.map((m) => `  ${r.rule}: ${m}`)),
+    ...c.rules.filter((r) => r.groupsTieBroken > 0).map((r) => `  ${r.rule}: ${tieText(r.groupsTieBroken)}`),
     '',
     'kept by both (only the first · only the second)',
     ...c.overlaps.map((o) => `  ${`${o.a} & ${o.b}`.padEnd(14)} ${pad(o.both, 7)}  (${o.onlyA} · ${o.onlyB})`),

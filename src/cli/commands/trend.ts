@@ -20,6 +20,7 @@ import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 import { withScorer, type ScoringChoice } from '../scorerOptions';
 import { tieWarningText } from '../../core/presentation/tieWords';
 import { renderTrend } from '../run/runTable';
+import { ruleLine } from '../../core/rules/ruleWords';
 import { terminalJson, terminalText } from '../terminalText';
 
 function jobsOf(args: ParsedArgs): number {
@@ -137,7 +138,7 @@ export async function trendCommand(argv: string[], io: CliIo): Promise<number> {
       const scorer = createScorerChain(scoring.scorer, scoring.modelScorer).info;
       if (args.flags.has('--json')) io.stdout(terminalJson(JSON.stringify(trendJson(result.runs, scorer, args.settings))) + '\n');
       else if (args.flags.has('--csv')) io.stdout(terminalText(trendCsv(result.runs)));
-      else io.stdout(terminalText(renderTrend(result.runs, scorer.label)));
+      else io.stdout(terminalText(renderTrend(result.runs, scorer.label, ruleLine(args.settings))));
       for (const message of damaged) io.stderr(message);
       for (const run of result.runs) {
         const ties = run.steps.reduce((n, st) => n + (st.byReason['dropped-tie'] ?? 0), 0);

@@ -36,9 +36,9 @@ function table(steps: readonly StepSummary[]): string[] {
   return [pad(COLUMNS.map((c) => c.head)), ...rows.map(pad)];
 }
 
-/** The terminal report of several runs. */
-export function renderTrend(runs: readonly RunSummary[], scorerLabel: string): string {
-  const out: string[] = [];
+/** The terminal report of several runs; `rule`: the curation rule's line when it is not PROF (as `report` prints it). */
+export function renderTrend(runs: readonly RunSummary[], scorerLabel: string, rule: string | null = null): string {
+  const out: string[] = rule === null ? [] : [rule, ''];
   for (const run of runs) {
     out.push(`run: ${run.path} (${run.files} file${run.files === 1 ? '' : 's'}, ${run.steps.length} step${run.steps.length === 1 ? '' : 's'}) · scored by ${scorerLabel}`);
     if (run.layout) out.push(`  read as: ${run.layout}`);

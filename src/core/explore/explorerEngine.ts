@@ -4,7 +4,7 @@
  * page after that is a slice (O(page)), and a search's hits are kept apart, so changing the sort
  * or another condition does not search the texts again.
  */
-import type { ExplorerQuery, TextQuery } from './explorerQuery';
+import type { ExplorerQuery, RuleDisagreement, TextQuery } from './explorerQuery';
 import { parseExplorerQuery, queryKey, searchKey } from './explorerQuery';
 import type { ExplorerRow, ExplorerTable } from './explorerTable';
 import { filterRows, sortKeyOf } from './explorerFilter';
@@ -61,6 +61,12 @@ export interface QueryOptions {
   onProgress?: (searched: number, total: number) => void;
 }
 
+/**
+ * Where the rules are decided for a `disagree` filter: 1 for each row (by file position) that one
+ * rule keeps and the other drops. Null when the explorer has no rules to ask (the filter fails).
+ */
+export type DisagreementSource = (disagree: RuleDisagreement, signal?: AbortSignal) => Promise<Uint8Array>;
+
 /** The most rows one page holds (what one message carries). */
 export const MAX_PAGE_ROWS = 500;
 /** Matches highlighted per text. */
@@ -73,8 +79,11 @@ export class ExplorerEngine {
   private readonly searches = new Map<string, SearchHits>();
   private readonly cache: { ranks?: Float64Array } = {};
 
-  /** `texts`: where search reads texts (null when the analysis has none to search). */
-  constructor(readonly table: ExplorerTable, private readonly texts: RolloutTextSource | null) {}
+  /**
+   * `texts`: where search reads texts (null when the analysis has none to search); `disagreements`:
+   * where a `disagree` filter's rows come from (null: such a filter is refused).
+   */
+  constructor(readonly table: ExplorerTable, private readonly texts: RolloutTextSource | null, private readonly disagreements: DisagreementSource | null = null) {}
 
   /** The reward columns the file has, in order of first appearance (at most `MAX_REWARD_COLUMNS`). */
   get rewardColumns(): string[] {
@@ -98,7 +107,13 @@ export class ExplorerEngine {
       return known;
     }
     const hits = query.filter.search ? await this.searchHits(query.filter.search, options) : undefined;
-    let ids = filterRows(this.table, query.filter, hits?.matched);
+    const disagree = query.filter.disagree;
+    let differ: Uint8Array | undefined;
+    if (disagree) {
+      if (!this.disagreements) throw new Error('this explorer cannot decide curation rules (it has no analysis to decide them on)');
+      differ = await this.disagreements(disagree, options.signal);
+    }
+    let ids = filterRows(this.table, query.filter, hits?.matched, differ);
     if (query.sort) ids = sortRows(ids, sortKeyOf(this.table, query.sort.column, this.cache), query.sort.descending);
     const result = this.result(query, key, ids, hits);
     remember(this.results, key, result, KEPT_RESULTS);

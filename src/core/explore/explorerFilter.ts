@@ -101,10 +101,11 @@ function listedPlaces(filter: ExplorerFilter): Map<number, Set<number>> | null {
 }
 
 /**
- * The rows that pass every condition but the search, in file order. `isSearchHit`, when given,
- * is a further condition (the search's hits).
+ * The rows that pass every condition but the search and the rules' disagreement, in file order.
+ * `isSearchHit` and `isDisagreement`, when given, are further conditions (the search's hits; the
+ * rows two rules decide differently).
  */
-export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearchHit?: Uint8Array): Int32Array {
+export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearchHit?: Uint8Array, isDisagreement?: Uint8Array): Int32Array {
   const outcomes = maskOf(filter.outcomes, OUTCOME_ORDER);
   const reasons = maskOf(filter.reasons, REASON_ORDER);
   const group = filter.group === undefined ? -2 : table.groupOfId(filter.group);
@@ -115,6 +116,7 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
   let n = 0;
   for (let row = 0; row < table.count; row++) {
     if (isSearchHit && isSearchHit[row] !== 1) continue;
+    if (isDisagreement && isDisagreement[row] !== 1) continue;
     if (outcomes !== -1 && (outcomes & (1 << (table.outcome[row] as number))) === 0) continue;
     if (reasons !== -1 && (reasons & (1 << (table.reason[row] as number))) === 0) continue;
     if (kept !== undefined && table.isKept(row) !== kept) continue;

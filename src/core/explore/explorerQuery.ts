@@ -8,6 +8,8 @@
 import type { OutcomeKind, ReasonCode } from '../model';
 import { OUTCOME_ORDER, REASON_ORDER } from './explorerTable';
 import { isRecord } from '../isRecord';
+import { RULE_NAMES, ruleNamed, ruleProblems } from '../rules/registry';
+import type { ParamValue, RuleParams } from '../rules/rule';
 
 export const QUERY_VERSION = 1;
 
@@ -51,6 +53,16 @@ export interface ExplorerFilter {
   search?: TextQuery;
   /** These rollouts by place (a Run Dashboard health point names them), with what they show in words. */
   rollouts?: RolloutList;
+  /** The rollouts two curation rules disagree on: kept by one, dropped by the other. */
+  disagree?: RuleDisagreement;
+}
+
+/** Two curation rules, each with the parameters it is given (the rest take their defaults). */
+export interface RuleDisagreement {
+  a: string;
+  b: string;
+  /** Per rule (a and b only), its parameters by their reference names. */
+  params: Record<string, RuleParams>;
 }
 
 /** A list of rollouts named by place: at most `MAX_LISTED_ROLLOUTS`, sorted, without repeats. */
@@ -183,6 +195,8 @@ export function parseExplorerQuery(value: unknown): ExplorerQuery {
   if (s) filter.search = s;
   const listed = rolloutList(f['rollouts']);
   if (listed) filter.rollouts = listed;
+  const disagree = disagreement(f['disagree']);
+  if (disagree) filter.disagree = disagree;
   return { version: QUERY_VERSION, filter, sort: sortOf(value['sort']) };
 }
 
@@ -198,6 +212,33 @@ function rolloutList(value: unknown): RolloutList | undefined {
   }
   const sorted = [...places.values()].sort((a, b) => a.line - b.line || a.index - b.index);
   return { label: value['label'].slice(0, 80), places: sorted };
+}
+
+function disagreement(value: unknown): RuleDisagreement | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value) || typeof value['a'] !== 'string' || typeof value['b'] !== 'string') throw new QueryError('disagree needs two rules, a and b');
+  const a = value['a'];
+  const b = value['b'];
+  for (const name of [a, b]) if (!ruleNamed(name)) throw new QueryError(`disagree: ${JSON.stringify(name.slice(0, 40))} is not a rule (expected one of ${RULE_NAMES.join(', ')})`);
+  if (a === b) throw new QueryError('disagree needs two different rules');
+  const given = value['params'] ?? {};
+  if (!isRecord(given)) throw new QueryError('disagree params must be an object of rule → parameters');
+  const params: Record<string, RuleParams> = {};
+  for (const name of [a, b]) {
+    const p = given[name];
+    if (p === undefined || p === null) continue;
+    if (!isRecord(p) || !Object.values(p).every(isParamValue)) throw new QueryError(`disagree params of ${name} must be an object of numbers, booleans and strings`);
+    const problems = ruleProblems({ rule: name, params: p as RuleParams });
+    if (problems.length > 0) throw new QueryError(`disagree: ${problems[0]}`);
+    // Keys sorted, so two queries that give the same parameters have one canonical form.
+    const sorted = Object.fromEntries(Object.keys(p).sort().map((k) => [k, p[k] as ParamValue]));
+    if (Object.keys(sorted).length > 0) params[name] = sorted;
+  }
+  return { a, b, params };
+}
+
+function isParamValue(value: unknown): value is ParamValue {
+  return value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string';
 }
 
 function sortOf(value: unknown): ExplorerSort | null {

@@ -12,6 +12,7 @@ import { reasonLabel } from './reasonWords';
 import { capText } from './capText';
 import { shortGroupName } from './groupNames';
 import { rolloutLocation } from './locationWords';
+import { disagreementText } from '../rules/ruleWords';
 
 /** Column headers. */
 const HEADERS: Readonly<Record<string, string>> = {
@@ -128,6 +129,7 @@ export function filterParts(query: ExplorerQuery, naming?: GroupNaming): string[
   for (const r of f.ranges ?? []) parts.push(rangeText(r));
   if (f.search) parts.push(searchText(f.search));
   if (f.rollouts) parts.push(capText(f.rollouts.label, 80));
+  if (f.disagree) parts.push(disagreementText(f.disagree));
   return parts;
 }
 

@@ -22,6 +22,8 @@ export interface RuleFigures {
   /** Kept rollouts flagged as suspected false positives. */
   falsePositivesKept: number;
   groupsDroppedWhole: number;
+  /** Groups where rollouts tied and file order, not their figures, chose which was kept (`dropped-tie`). */
+  groupsTieBroken: number;
   /** What the rule could not read in this file, in words; empty when nothing was missing. */
   missing: string[];
 }
@@ -42,6 +44,14 @@ export interface RulesComparison {
   overlaps: RuleOverlap[];
   /** Per rule, each rollout's kept bit (by position in the file), for the rollouts two rules disagree on. */
   kept: Record<string, boolean[]>;
+}
+
+/** The comparison as `prof-lens rules --json` and the Compare Rules view carry it: without the kept bits. */
+export type RulesFigures = Omit<RulesComparison, 'kept'>;
+
+export function figuresOf(c: RulesComparison): RulesFigures {
+  const { kept: _kept, ...rest } = c;
+  return rest;
 }
 
 /** A rollout as the rules read it. */
@@ -68,11 +78,13 @@ export function compareRules(members: readonly GroupMember[], settings: ProfSett
     const bits = outcome.decisions.map((d) => d.kept);
     kept[rule.name] = bits;
     const keptGroups = new Set<string>();
-    const f: RuleFigures = { rule: rule.name, title: rule.title, kept: 0, dropped: 0, keptCorrect: 0, keptIncorrect: 0, falsePositivesKept: 0, groupsDroppedWhole: 0, missing: [] };
+    const tiedGroups = new Set<string>();
+    const f: RuleFigures = { rule: rule.name, title: rule.title, kept: 0, dropped: 0, keptCorrect: 0, keptIncorrect: 0, falsePositivesKept: 0, groupsDroppedWhole: 0, groupsTieBroken: 0, missing: [] };
     let noSignal = 0;
     members.forEach((m, i) => {
       const d = outcome.decisions[i]!;
       if (d.reason === 'kept-no-signal') noSignal++;
+      if (d.reason === 'dropped-tie' && !d.kept) tiedGroups.add(m.group);
       if (!d.kept) return f.dropped++;
       f.kept++;
       keptGroups.add(m.group);
@@ -82,6 +94,7 @@ export function compareRules(members: readonly GroupMember[], settings: ProfSett
     });
     if (rule.name === 'prof') suspected = outcome.falsePositives.filter((fp) => fp.suspected).length;
     f.groupsDroppedWhole = groups.size - keptGroups.size;
+    f.groupsTieBroken = tiedGroups.size;
     if (noSignal > 0) f.missing.push(`${noSignal} correct rollout${noSignal === 1 ? '' : 's'} with no verdict on their steps (kept, not judged)`);
     if (rule.reads.includes('response-text') && !keepsText) f.missing.push('response text not at hand: penalties not computed, positives kept in file order');
     if (rule.reads.includes('step-scores') && rule.name === 'prof' && members.every((m) => m.scores === null)) f.missing.push('no step scores: nothing ranked');

@@ -6,6 +6,8 @@
 import { compareSides, type Comparison } from '../../core/compare/comparison';
 import { summariseForCompare } from '../../core/compare/compareSide';
 import { promptSides } from '../../core/compare/promptSides';
+import { figuresOf } from '../../core/rules/compareRules';
+import { ruleProblems } from '../../core/rules/registry';
 import type { ComparisonView, ExplorerAnswer, ExplorerCall } from '../../protocol/explorer';
 import type { KeptAnalysis } from '../analysis/rolloutDetails';
 import { openExplorer, type ExplorerSession } from './explorerSession';
@@ -57,6 +59,14 @@ export class ExplorerRequests {
           ...(kept.context ? { context: kept.context } : {}),
         });
         return { method: 'export', ...written };
+      }
+      case 'rules': {
+        for (const [rule, params] of Object.entries(call.params)) {
+          const problems = ruleProblems({ rule, params });
+          if (problems.length > 0) throw new Error(problems.join('; '));
+        }
+        const comparison = await this.session(documentKey).explorer.rules.comparison(call.params, signal);
+        return { method: 'rules', figures: figuresOf(comparison) };
       }
       case 'compare':
         return { method: 'compare', comparison: viewOf(this.comparison(documentKey, call.other).comparison) };

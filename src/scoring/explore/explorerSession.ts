@@ -12,10 +12,13 @@ import type { KeptAnalysis } from '../analysis/rolloutDetails';
 import { diskTexts, documentTexts } from './diskTexts';
 import { cachedTexts, processTextBudget, type CachedTextSource, type TextBudget } from './cachedTexts';
 import { exportSelection, type ExportedSelection } from './exportSelection';
+import { KeptRules } from './keptRules';
 
 /** An explorer over one kept analysis. */
 export interface ExplorerSession {
   engine: ExplorerEngine;
+  /** The curation rules over the analysis (the Compare Rules view; the engine's `disagree` filter). */
+  rules: KeptRules;
   /** Writes the selected rollouts' lines to `output` (atomic; never over the input). */
   exportSelection(ids: Iterable<number>, output: string): Promise<ExportedSelection>;
   /** The texts kept from disk, when the analysis read its file from disk (null otherwise). */
@@ -43,8 +46,10 @@ export function openExplorer(kept: KeptAnalysis, path?: string, options: Explore
   if (kept.disk) texts = keptTexts = cachedTexts(diskTexts(kept.disk.path, kept.disk.lines, table, { fields, context }), table.count, options.textBudget ?? processTextBudget);
   else if (path && /\.json$/i.test(path)) texts = documentTexts(path, fields);
   else texts = memoryTexts(kept.analysis.rollouts);
+  const rules = new KeptRules(kept.analysis, texts);
   return {
-    engine: new ExplorerEngine(table, texts),
+    engine: new ExplorerEngine(table, texts, (d, signal) => rules.disagreement(d, signal)),
+    rules,
     keptTexts,
     close: () => keptTexts?.release(),
     exportSelection(ids, output) {

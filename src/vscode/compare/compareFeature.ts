@@ -41,7 +41,7 @@ async function pickOther(store: CompareFeatureDeps['store'], a: vscode.Uri): Pro
 }
 
 /** Resolves once `uri` has a finished analysis (starting one from disk when it has none). */
-function analysed(store: CompareFeatureDeps['store'], uri: vscode.Uri): Promise<void> {
+export function analysed(store: CompareFeatureDeps['store'], uri: vscode.Uri): Promise<void> {
   if (store.get(uri)?.summary) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const key = uri.toString();

@@ -11,6 +11,7 @@ import type { PanelLabels } from '../labels/panelLabels';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
 import type { AnalysisStore } from '../analysisStore';
 import { runExport } from './exportActions';
+import { commandIds } from '../commandIds';
 import { dashboardData, groupData, groupLabels } from './panelData';
 import { groupNamesOfSummary } from '../sidebar/sidebarModel';
 import { shortGroupName } from '../../core/presentation/groupNames';
@@ -109,6 +110,9 @@ export class PanelHost implements vscode.Disposable {
         break;
       case 'showDashboard':
         this.deps.open('dashboard', { source: this.target.source, rolloutId: null });
+        break;
+      case 'compareRules':
+        void vscode.commands.executeCommand(commandIds.compareRules, this.target.source);
         break;
       case 'exportKept':
       case 'exportDecisions': {

@@ -65,6 +65,15 @@ describe('prof-lens compare', () => {
     expect(run.out.slice(run.out.indexOf('largest rises'))).toMatch(/\+50\.0\s+50\.0% → 100\.0%\s+4\/4.*What is 3 \+ 3\?/);
   });
 
+  it('names a curation rule other than PROF under the two sides, as report does; PROF adds no line', async () => {
+    const gfpo = await cli(['compare', A, B, '--rule', 'gfpo', '--rule-param', 'num_remains_in_group=4']);
+    expect(gfpo.code).toBe(0);
+    const head = gfpo.out.split('\n').slice(0, 4);
+    expect(head[1]).toMatch(/^ +b = /);
+    expect(head[2]).toBe('rule: gfpo (GFPO) num_remains_in_group=4 group_filter_func=length');
+    expect((await cli(['compare', A, B])).out).not.toMatch(/^rule:/m);
+  });
+
   it('two steps of a run folder, and two steps of one file, compare as the two files do', async () => {
     const run = join(dir, 'run');
     mkdirSync(run, { recursive: true });

@@ -63,6 +63,13 @@ describe('prof-lens trend on a small run computed by hand (test/fixtures/run/REA
     expect(json.settings.m).toBe(2);
   });
 
+  it('names a curation rule other than PROF first, as report does; PROF adds no line', async () => {
+    const prime = await cli(['trend', SMALL, '--no-cache', '--rule', 'prime', '--rule-param', 'accuracy_upper_bound=0.9']);
+    expect(prime.code).toBe(0);
+    expect(prime.out.split('\n')[0]).toBe('rule: prime (PRIME accuracy band) accuracy_lower_bound=0.2 accuracy_upper_bound=0.9');
+    expect((await cli(['trend', SMALL, '--no-cache'])).out).not.toMatch(/^rule:/m);
+  });
+
   it('overlays two runs: one entry each, with their own steps', async () => {
     const other = tmp();
     copyFileSync(join(SMALL, '20.jsonl'), join(other, '20.jsonl'));

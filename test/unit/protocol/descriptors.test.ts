@@ -17,6 +17,7 @@ import { runProtocol } from '../../../src/protocol/run';
 import { summaryProtocol } from '../../../src/protocol/runSummaries';
 import { tokenizerProtocol } from '../../../src/protocol/tokenizer';
 import { onnxProtocol } from '../../../src/protocol/onnx';
+import { rulesProtocol } from '../../../src/protocol/rules';
 
 const protocols: Record<string, Protocol<readonly MessageDescriptor[]>> = {
   analysis: analysisProtocol,
@@ -29,6 +30,7 @@ const protocols: Record<string, Protocol<readonly MessageDescriptor[]>> = {
   run: runProtocol,
   explorer: explorerProtocol,
   compare: compareProtocol,
+  rules: rulesProtocol,
 };
 
 const other = (direction: string): string => (direction === 'toHost' ? 'fromHost' : 'toHost');

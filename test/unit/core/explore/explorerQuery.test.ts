@@ -28,6 +28,17 @@ describe('parseExplorerQuery', () => {
     expect(queryTitle(q, 1234)).toBe('correct or incorrect · kept or tied · 20 ≤ H ≤ 40 · mean score ≤ 0.5 · 1,234');
   });
 
+  it('a rules\' disagreement: parameters in a canonical order, only those of its two rules, checked as --rule-param checks them', () => {
+    const q = parseExplorerQuery({ version: 1, filter: { disagree: { a: 'prof', b: 'gfpo', params: { gfpo: { group_filter_func: 'length', num_remains_in_group: 2 }, roc: { down_sample_to_n: 4 }, prof: {} } } }, sort: null });
+    expect(JSON.stringify(q.filter.disagree)).toBe('{"a":"prof","b":"gfpo","params":{"gfpo":{"group_filter_func":"length","num_remains_in_group":2}}}');
+    expect(queryKey(q)).toBe(queryKey({ version: 1, filter: { disagree: { a: 'prof', b: 'gfpo', params: { gfpo: { num_remains_in_group: 2, group_filter_func: 'length' } } } }, sort: null }));
+    expect(queryTitle(q, 3)).toBe('prof ≠ gfpo (group_filter_func=length, num_remains_in_group=2) (kept by one, dropped by the other) · 3');
+    expect(() => parseExplorerQuery({ version: 1, filter: { disagree: { a: 'prof', b: 'prof' } }, sort: null })).toThrow(/two different rules/);
+    expect(() => parseExplorerQuery({ version: 1, filter: { disagree: { a: 'prof' } }, sort: null })).toThrow(/two rules, a and b/);
+    expect(() => parseExplorerQuery({ version: 1, filter: { disagree: { a: 'prof', b: 'prime', params: { prime: { accuracy_upper_bound: 2 } } } }, sort: null })).toThrow(/prime's accuracy_upper_bound must be a number from 0 to 1/);
+    expect(() => parseExplorerQuery({ version: 1, filter: { disagree: { a: 'prof', b: 'prime', params: { prime: { accuracy_upper_bound: [1] } } } }, sort: null })).toThrow(/numbers, booleans and strings/);
+  });
+
   it('says what is wrong with a query it cannot use', () => {
     expect(() => parseExplorerQuery({ version: 2, filter: {}, sort: null })).toThrow(/version 2 is not known/);
     expect(() => parseExplorerQuery({ version: 1, filter: { outcomes: ['right'] }, sort: null })).toThrow(QueryError);
