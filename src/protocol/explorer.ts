@@ -20,7 +20,7 @@ const isIdList = arrayOf(isCount);
 /** What the host asks the worker about a kept analysis (the query is checked by its own parser). */
 export const isExplorerCall = either(
   either(shape({ method: literal('query'), query: isUnknown, offset: isCount, limit: isCount }), shape({ method: literal('export'), query: isUnknown, ids: nullable(isIdList), input: isString, output: isString })),
-  either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })),
+  either(either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })), shape({ method: literal('place'), rolloutId: isCount })),
 );
 export type ExplorerCall = Guarded<typeof isExplorerCall>;
 
@@ -41,14 +41,16 @@ export type ExplorerAnswer =
   | QueryAnswer
   | { method: 'export'; lines: number; rollouts: number }
   | { method: 'compare'; comparison: ComparisonView }
-  | { method: 'promptSides'; sides: PromptSides };
+  | { method: 'promptSides'; sides: PromptSides }
+  /** Where a run's row is: its step file and 1-based line. */
+  | { method: 'place'; file: string; line: number };
 
 const isQueryAnswer = outline<QueryAnswer>({ method: literal('query'), query: isRecord, title: isString, page: outline<ExplorerPage>({ rows: isArray }) });
 
 /** What the worker answers (figures checked for their outline: the worker built them). */
 export const isExplorerAnswer: Guard<ExplorerAnswer> = either(
   either(isQueryAnswer, shape({ method: literal('export'), lines: isCount, rollouts: isCount })),
-  either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })),
+  either(either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })), shape({ method: literal('place'), file: isString, line: isCount })),
 );
 
 /* ---- host ↔ explorer webview ---- */
@@ -61,6 +63,8 @@ export interface ExplorerSubject {
   rolloutCount: number;
   /** The query to run now; null: the webview's saved one (or every rollout). */
   query: ExplorerQuery | null;
+  /** A training run's steps as one table (a step column, a health filter), and how far its reading has come. */
+  run?: { filesRead: number; files: number; done: boolean; note: string | null };
 }
 
 export type QueryResult = { status: 'answered'; answer: QueryAnswer } | { status: 'failed'; message: string };
