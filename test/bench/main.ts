@@ -12,10 +12,11 @@ import * as longLine from './longLine';
 import * as memory from './memory';
 import * as scoring from './scoring';
 import * as ties from './ties';
+import * as runExplore from './runExplore';
 import * as trend from './trend';
 import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare };
+const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare, runExplore };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.
