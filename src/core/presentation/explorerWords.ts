@@ -139,7 +139,7 @@ export function queryTitle(query: ExplorerQuery, total: number): string {
  */
 export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'responsesOnLine' | 'file'>): string {
   const place = rolloutLocation({ line: row.line, item: row.item ?? undefined, index: row.index, count: row.responsesOnLine });
-  return row.file === undefined ? place : `${fileLabel(row.file)} ${place}`;
+  return row.file === undefined ? place : `${fileLabel(row.file)}:${place.replace(/^line /, '')}`;
 }
 
 /** A path's last part, whichever separator it uses. */
