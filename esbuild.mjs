@@ -49,6 +49,7 @@ const entries = [
   { ...node, entryPoints: ['src/scoring/cas/casWorker.ts'], outfile: 'dist/casWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/scorers/checker/checkerWorker.ts'], outfile: 'dist/checkerWorker.js' },
   { ...node, entryPoints: ['src/scoring/run/runWorker.ts'], outfile: 'dist/runWorker.js', plugins: [casApart] },
+  { ...node, entryPoints: ['src/scoring/explore/runExplorerWorker.ts'], outfile: 'dist/runExplorerWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/compare/compareWorker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/cas/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
   {

@@ -19,8 +19,9 @@ import { RolloutViewProvider } from './vscode/rolloutView';
 import { createPanelFeature } from './vscode/panel/panelFeature';
 import { createExplorerFeature } from './vscode/explorer/explorerFeature';
 import { createCompareFeature } from './vscode/compare/compareFeature';
+import { createRunFeature, runReadingOptions } from './vscode/run/runFeature';
+import { RunExplorerClient } from './scoring/explore/runExplorerClient';
 import { createRulesFeature } from './vscode/rules/rulesFeature';
-import { createRunFeature } from './vscode/run/runFeature';
 import { commandIds } from './vscode/commandIds';
 import { ScorerNotices } from './vscode/scorerNotices';
 import { SendGuard } from './vscode/sendGuard';
@@ -59,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     onPaint: (timing) => metrics.paint(timing),
   });
   decorations.setEnabled(settings.current.isDecorationEnabled);
+  const runExplorer = new RunExplorerClient(context.asAbsolutePath('dist/runExplorerWorker.js'));
   const runFeature = createRunFeature({
     extensionUri: context.extensionUri,
     workerPath: context.asAbsolutePath('dist/runWorker.js'),
@@ -69,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       store.analyseFile(uri);
       await vscode.commands.executeCommand(commandIds.showDashboard, uri);
     },
+    auditor: runExplorer,
   });
   const heat = new HeatController(store, client, views);
   const codeLens = new RolloutCodeLensProvider(store, () => settings.current.isCodeLensEnabled, template, labels);
@@ -95,7 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerApiKeyCommands(apiKeys),
     ...registerLabelCommands({ store, views, labels, client }),
     createPanelFeature({ extensionUri: context.extensionUri, store, client, labels: { ...panelLabels(labels), onDidChange: labels.onDidChange } }),
-    createExplorerFeature({ extensionUri: context.extensionUri, store, client }),
+    { dispose: () => void runExplorer.dispose() },
+    createExplorerFeature({ extensionUri: context.extensionUri, store, client, runs: runExplorer, runReading: () => runReadingOptions(scorerPlanner(environment)) }),
     createCompareFeature({ extensionUri: context.extensionUri, store, client }),
     createRulesFeature({ extensionUri: context.extensionUri, store, client }),
     createSetupFeature({ extension: context.extension, apiKey }),

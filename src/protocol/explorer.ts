@@ -23,7 +23,7 @@ const isIdList = arrayOf(isCount);
 export const isExplorerCall = either(
   either(
     either(shape({ method: literal('query'), query: isUnknown, offset: isCount, limit: isCount }), shape({ method: literal('export'), query: isUnknown, ids: nullable(isIdList), input: isString, output: isString })),
-    either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })),
+    either(either(shape({ method: literal('compare'), other: isString }), shape({ method: literal('promptSides'), other: isString, index: isCount })), shape({ method: literal('place'), rolloutId: isCount })),
   ),
   /** Every curation rule side by side, each with the parameters given (`params`: rule → its parameters). */
   shape({ method: literal('rules'), params: isRecord as Guard<Record<string, RuleParams>> }),
@@ -50,6 +50,8 @@ export type ExplorerAnswer =
   | { method: 'export'; lines: number; rollouts: number }
   | { method: 'compare'; comparison: ComparisonView }
   | { method: 'promptSides'; sides: PromptSides }
+  /** Where a run's row is: its step file and 1-based line. */
+  | { method: 'place'; file: string; line: number }
   | { method: 'rules'; figures: RulesFigures };
 
 const isQueryAnswer = outline<QueryAnswer>({ method: literal('query'), query: isRecord, title: isString, page: outline<ExplorerPage>({ rows: isArray }) });
@@ -58,7 +60,7 @@ const isQueryAnswer = outline<QueryAnswer>({ method: literal('query'), query: is
 export const isExplorerAnswer: Guard<ExplorerAnswer> = either(
   either(
     either(isQueryAnswer, shape({ method: literal('export'), lines: isCount, rollouts: isCount })),
-    either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })),
+    either(either(shape({ method: literal('compare'), comparison: outline<ComparisonView>({ prompts: isArray }) }), shape({ method: literal('promptSides'), sides: outline<PromptSides>({ a: isArray }) })), shape({ method: literal('place'), file: isString, line: isCount })),
   ),
   shape({ method: literal('rules'), figures: outline<RulesFigures>({ rules: isArray, overlaps: isArray }) }),
 );
@@ -73,6 +75,8 @@ export interface ExplorerSubject {
   rolloutCount: number;
   /** The query to run now; null: the webview's saved one (or every rollout). */
   query: ExplorerQuery | null;
+  /** A training run's steps as one table (a step column, a health filter), and how far its reading has come. */
+  run?: { filesRead: number; files: number; done: boolean; note: string | null };
 }
 
 export type QueryResult = { status: 'answered'; answer: QueryAnswer } | { status: 'failed'; message: string };

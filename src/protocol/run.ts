@@ -82,9 +82,11 @@ export const openStep = message('toHost', 'openStep', { runId: isString, step: i
 export const exploreStep = message('toHost', 'exploreStep', { runId: isString, step: isStep, chart: isString });
 export const addRun = message('toHost', 'addRun', {});
 export const removeRun = message('toHost', 'removeRun', { runId: isString });
+/** Open the Rollout Explorer over every step of this run. */
+export const exploreRun = message('toHost', 'exploreRun', { runId: isString });
 
 /** The Run Dashboard's channel. */
-export const runProtocol = protocol(ready, openStep, exploreStep, exploreHealth, addRun, removeRun, dashboard, run, removed, health);
+export const runProtocol = protocol(ready, openStep, exploreStep, exploreHealth, addRun, removeRun, exploreRun, dashboard, run, removed, health);
 export type HostToRunWebview = Sent<typeof runProtocol, 'fromHost'>;
 export type RunWebviewToHost = Sent<typeof runProtocol, 'toHost'>;
 /** Checks a message the webview receives. */

@@ -30,6 +30,7 @@ export const commandIds = {
   analyseFile: 'profLens.analyseFile',
   openTrainingRun: 'profLens.openTrainingRun',
   openExplorer: 'profLens.openExplorer',
+  openRunExplorer: 'profLens.openRunExplorer',
   openRunStep: 'profLens.openRunStep',
   compareWith: 'profLens.compareWith',
   compareRules: 'profLens.compareRules',

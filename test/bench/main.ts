@@ -13,11 +13,12 @@ import * as longLine from './longLine';
 import * as memory from './memory';
 import * as scoring from './scoring';
 import * as ties from './ties';
+import * as runExplore from './runExplore';
 import * as trend from './trend';
 import * as verl from './verl';
 import * as transcripts from './transcripts';
 
-const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare, verl, editor };
+const MODULES: Record<string, BenchModule> = { core, transcripts, checker, grading, scoring, endpoints, longLine, largeFile, trend, ties, memory, explore, compare, verl, editor, runExplore };
 
 async function main(): Promise<void> {
   // A benchmark that measures a child's peak memory runs this same bundle as `child <task> <path>`.

@@ -48,7 +48,7 @@ describe('the Run Dashboard', () => {
       throw error;
     });
     await expect.poll(() => points(frame, 'accuracy', 0), { timeout: 60_000 }).toBe(STEPS.length);
-    expect(await legend(frame)).toEqual(['baseline · 6 steps in 6 files remove']);
+    expect(await legend(frame)).toEqual(['baseline · 6 steps in 6 files explore all rollouts remove']);
     expect(await frame.locator('[data-chart="chart-steps"] .zone-text').allTextContents()).toEqual(['penalty zone: H ≤ 1', 'penalty zone: H ≥ 30']);
     expect(await frame.locator('[data-chart^="decisions-"] rect.stack').count()).toBeGreaterThan(STEPS.length);
     await workbench.screenshot('run-01-one-run');
@@ -57,7 +57,7 @@ describe('the Run Dashboard', () => {
   test('a step file written while the dashboard is open adds a point without reopening anything', async () => {
     writeFileSync(join(workbench.server.workspace, 'runs/baseline/70.jsonl'), stepFile({ step: 70, accuracy: 0.9, meanSteps: 8, seed: 1 }));
     await expect.poll(() => points(frame, 'accuracy', 0), { timeout: 30_000 }).toBe(STEPS.length + 1);
-    expect(await legend(frame)).toEqual(['baseline · 7 steps in 7 files remove']);
+    expect(await legend(frame)).toEqual(['baseline · 7 steps in 7 files explore all rollouts remove']);
     await workbench.screenshot('run-02-live-point');
   });
 
@@ -65,7 +65,7 @@ describe('the Run Dashboard', () => {
     await frame.locator('#add-run').click();
     await workbench.acceptFileDialog('Add Training Run', join(workbench.server.workspace, 'runs/candidate'), 'Open Training Run');
     await expect.poll(() => points(frame, 'accuracy', 1), { timeout: 60_000 }).toBe(8);
-    expect(await legend(frame)).toEqual(['baseline · 7 steps in 7 files remove', 'candidate · 8 steps in 8 files remove']);
+    expect(await legend(frame)).toEqual(['baseline · 7 steps in 7 files explore all rollouts remove', 'candidate · 8 steps in 8 files explore all rollouts remove']);
     expect(await frame.locator('[data-chart^="decisions-"]').count()).toBe(2);
     await workbench.screenshot('run-03-two-runs');
     await frame.locator('[data-chart^="decisions-"]').first().scrollIntoViewIfNeeded();
@@ -100,7 +100,7 @@ describe('the Run Dashboard', () => {
     await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await workbench.page.locator('.tab', { hasText: 'PROF runs' }).first().click();
     frame = await panelFrame(workbench.page, /PROF training runs/, 60_000);
-    await expect.poll(() => legend(frame), { timeout: 60_000 }).toEqual(['baseline · 7 steps in 7 files remove', 'candidate · 8 steps in 8 files remove']);
+    await expect.poll(() => legend(frame), { timeout: 60_000 }).toEqual(['baseline · 7 steps in 7 files explore all rollouts remove', 'candidate · 8 steps in 8 files explore all rollouts remove']);
     expect(await points(frame, 'accuracy', 1)).toBe(8);
   });
 
@@ -142,7 +142,7 @@ describe('the Run Dashboard', () => {
 
   test('removing a run takes its lines and its decisions chart away', async () => {
     await frame.locator('.legend.runs li', { hasText: 'baseline' }).locator('button', { hasText: 'remove' }).click();
-    await expect.poll(() => legend(frame)).toEqual(['candidate · 8 steps in 8 files remove']);
+    await expect.poll(() => legend(frame)).toEqual(['candidate · 8 steps in 8 files explore all rollouts remove']);
     expect(await frame.locator('[data-chart^="decisions-"]').count()).toBe(1);
     // The remaining run takes the first colour.
     expect(await points(frame, 'accuracy', 0)).toBe(8);

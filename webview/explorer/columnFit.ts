@@ -12,7 +12,7 @@ export type Column = ExplorerColumn | 'match';
 
 /** Each column's width in em (a reward column, unlisted, takes `DEFAULT_WIDTH`). */
 export const WIDTHS: Readonly<Partial<Record<Column, number>>> = {
-  line: 7, group: 5, outcome: 6.5, extracted: 6, gold: 5, steps: 3, meanScore: 5.5, weakestScore: 7.5,
+  line: 7, step: 3.5, group: 5, outcome: 6.5, extracted: 6, gold: 5, steps: 3, meanScore: 5.5, weakestScore: 7.5,
   consistency: 6.5, decision: 11, falsePositive: 12, penalised: 5.5, unscored: 6, responseChars: 5, match: 16,
 };
 const DEFAULT_WIDTH = 5;
@@ -21,7 +21,7 @@ const FLEXIBLE = new Set<Column>(['match', 'decision', 'falsePositive']);
 
 /** The order columns are given room in, most telling first; reward columns come after these. */
 const PRIORITY: readonly Column[] = [
-  'match', 'line', 'outcome', 'decision', 'falsePositive', 'extracted', 'steps', 'weakestScore', 'gold',
+  'match', 'line', 'step', 'outcome', 'decision', 'falsePositive', 'extracted', 'steps', 'weakestScore', 'gold',
   'meanScore', 'group', 'consistency', 'penalised', 'unscored', 'responseChars',
 ];
 

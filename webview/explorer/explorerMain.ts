@@ -49,6 +49,7 @@ class ExplorerView {
     // A row's context menu (Mark Rollout as Sound, …) names the file here and the rollout on the row.
     this.list.element.setAttribute('data-vscode-context', JSON.stringify({ source: subject.source, preventDefaultContextMenuItems: true }));
     if (isNew || !root.querySelector('.grid')) this.layout();
+    this.form.setRun(!!subject.run);
     const saved = channel.savedState();
     if (subject.query) this.query = subject.query;
     else if (isNew) this.query = saved && saved.source === subject.source ? (saved.query as ExplorerQuery) : emptyQuery();
@@ -95,7 +96,7 @@ class ExplorerView {
         this.status.textContent = result.message;
         this.status.classList.add('error');
         this.total = 0;
-        this.list.reset({ total: 0, rewardColumns: [], isSearching: false, sort: this.query.sort ?? null });
+        this.list.reset({ total: 0, rewardColumns: [], isSearching: false, sort: this.query.sort ?? null, isRun: !!subject.run });
         return;
       }
       this.answered(subject, result.answer);
@@ -109,7 +110,7 @@ class ExplorerView {
     this.title.textContent = answer.title;
     this.title.title = answer.tooltip ?? answer.title;
     this.form.setRewardColumns(answer.rewardColumns);
-    this.list.reset({ total: answer.page.total, rewardColumns: answer.rewardColumns, isSearching: !!answer.query.filter.search, sort: answer.query.sort });
+    this.list.reset({ total: answer.page.total, rewardColumns: answer.rewardColumns, isSearching: !!answer.query.filter.search, sort: answer.query.sort, isRun: !!subject.run });
     this.list.add(answer.page.offset, answer.page.rows, answer.highlights);
     this.showSelection();
   }
@@ -133,7 +134,9 @@ class ExplorerView {
     const total = this.totalShown();
     const selected = this.list.selected.size;
     this.status.classList.remove('error');
-    this.status.textContent = `${total.toLocaleString('en-US')} of ${(this.subject?.rolloutCount ?? 0).toLocaleString('en-US')} rollouts`
+    const run = this.subject?.run;
+    const reading = run && !run.done ? ` · read ${run.filesRead.toLocaleString('en-US')} of ${run.files.toLocaleString('en-US')} step files…` : run ? ` · ${run.files.toLocaleString('en-US')} step files` : '';
+    this.status.textContent = `${total.toLocaleString('en-US')} of ${(this.subject?.rolloutCount ?? 0).toLocaleString('en-US')} rollouts${reading}${run?.note ? ` · ${run.note}` : ''}`
       + (selected > 0 ? ` · ${selected.toLocaleString('en-US')} selected` : '') + ' · click opens a rollout, Ctrl/⌘-click or Shift-click selects several';
     this.exportButton.textContent = selected > 0 ? `Export selection… (${selected.toLocaleString('en-US')})` : `Export all ${total.toLocaleString('en-US')}…`;
     this.exportButton.toggleAttribute('disabled', total === 0);

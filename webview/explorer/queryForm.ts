@@ -7,6 +7,8 @@
 import type { ExplorerFilter, NumericColumn, TextQuery } from '../../src/core/explore/explorerQuery';
 import type { OutcomeKind, ReasonCode } from '../../src/core/model';
 import { columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
+import { FLAGGED_IDS, type FlaggedId } from '../../src/core/health/rolloutFlags';
+import { DETECTOR_NAMES } from '../../src/core/health/healthTypes';
 import { REASON_LABELS } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
 
@@ -61,6 +63,12 @@ export class QueryForm {
   private readonly scoreColumn = select('range column', SCORE_COLUMNS.map((c): [string, string] => [c, c === 'falsePositive' ? 'FP strength' : columnHeader(c)]));
   private readonly scoreMin = numberInput('range at least', 'min');
   private readonly scoreMax = numberInput('range at most', 'max');
+  /** A run's controls: the training step's range, and a health detector the rollout shows. */
+  private readonly stepMin = numberInput('step at least', 'min');
+  private readonly stepMax = numberInput('step at most', 'max');
+  private readonly health = select('health detector', [['', 'any'], ...FLAGGED_IDS.map((id): [string, string] => [id, DETECTOR_NAMES[id]])]);
+  private readonly runControls: HTMLElement[];
+  private isRun = false;
 
   constructor(onChange: () => void, onSearchInput: () => void) {
     const clear = h('button', { className: 'secondary', text: 'Clear filters', attrs: { type: 'button' } });
@@ -68,6 +76,8 @@ export class QueryForm {
       this.setFilter({});
       onChange();
     });
+    this.runControls = [labelled('step', this.stepMin, this.stepMax), labelled('health', this.health)];
+    for (const c of this.runControls) c.hidden = true;
     this.element = h('div', {
       className: 'filters',
       children: [
@@ -80,6 +90,7 @@ export class QueryForm {
             ...this.flags.map((s, i) => labelled(FLAG_LABELS[FLAGS[i]!], s)),
             labelled('H', this.hMin, this.hMax),
             labelled('range', this.scoreColumn, this.scoreMin, this.scoreMax),
+            ...this.runControls,
             clear,
           ],
         }),
@@ -87,8 +98,14 @@ export class QueryForm {
     });
     this.search.addEventListener('input', onSearchInput);
     this.search.addEventListener('keydown', (event) => event.key === 'Enter' && onChange());
-    for (const control of [this.mode, this.fields, this.outcome, this.reason, ...this.flags, this.scoreColumn]) control.addEventListener('change', onChange);
-    for (const input of [this.hMin, this.hMax, this.scoreMin, this.scoreMax]) input.addEventListener('change', onChange);
+    for (const control of [this.mode, this.fields, this.outcome, this.reason, ...this.flags, this.scoreColumn, this.health]) control.addEventListener('change', onChange);
+    for (const input of [this.hMin, this.hMax, this.scoreMin, this.scoreMax, this.stepMin, this.stepMax]) input.addEventListener('change', onChange);
+  }
+
+  /** A run's table: its step range and health filter are shown. */
+  setRun(isRun: boolean): void {
+    this.isRun = isRun;
+    for (const c of this.runControls) c.hidden = !isRun;
   }
 
   /** Reward columns of the file join the range's choices. */
@@ -125,7 +142,11 @@ export class QueryForm {
     const sMin = bound(this.scoreMin);
     const sMax = bound(this.scoreMax);
     if (sMin !== undefined || sMax !== undefined) ranges.push({ column: this.scoreColumn.value as NumericColumn, ...(sMin === undefined ? {} : { min: sMin }), ...(sMax === undefined ? {} : { max: sMax }) });
+    const stepMin = this.isRun ? bound(this.stepMin) : undefined;
+    const stepMax = this.isRun ? bound(this.stepMax) : undefined;
+    if (stepMin !== undefined || stepMax !== undefined) ranges.push({ column: 'step', ...(stepMin === undefined ? {} : { min: stepMin }), ...(stepMax === undefined ? {} : { max: stepMax }) });
     if (ranges.length > 0) filter.ranges = ranges;
+    if (this.isRun && this.health.value) filter.health = [this.health.value as FlaggedId];
     return filter;
   }
 
@@ -145,7 +166,11 @@ export class QueryForm {
     const steps = filter.ranges?.find((r) => r.column === 'steps');
     this.hMin.value = steps?.min === undefined ? '' : String(steps.min);
     this.hMax.value = steps?.max === undefined ? '' : String(steps.max);
-    const other = filter.ranges?.find((r) => r.column !== 'steps');
+    const step = filter.ranges?.find((r) => r.column === 'step');
+    this.stepMin.value = step?.min === undefined ? '' : String(step.min);
+    this.stepMax.value = step?.max === undefined ? '' : String(step.max);
+    this.health.value = filter.health?.length === 1 ? filter.health[0]! : '';
+    const other = filter.ranges?.find((r) => r.column !== 'steps' && r.column !== 'step');
     if (other?.column.startsWith('reward:')) this.setRewardColumns([other.column.slice('reward:'.length)]);
     if (other) this.scoreColumn.value = other.column;
     this.scoreMin.value = other?.min === undefined ? '' : String(other.min);

@@ -77,14 +77,14 @@ export class RowList {
   }
 
   /** A new result: its size, its columns (reward columns, the match column when searching), its sort. */
-  reset(options: { total: number; rewardColumns: readonly string[]; isSearching: boolean; sort: ExplorerSort | null }): void {
+  reset(options: { total: number; rewardColumns: readonly string[]; isSearching: boolean; sort: ExplorerSort | null; isRun?: boolean }): void {
     this.total = options.total;
     this.sort = options.sort;
     this.rows.clear();
     this.highlights.clear();
     this.anchor = null;
     this.cursor = 0;
-    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? ['step' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
     this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
     this.element.scrollTop = 0;

@@ -5,12 +5,17 @@
  */
 import type { ExplorerColumn, ExplorerFilter, NumericColumn } from './explorerQuery';
 import { OUTCOME_ORDER, REASON_ORDER, type ExplorerTable } from './explorerTable';
+import { FLAGGED_IDS } from '../health/rolloutFlags';
 
 /** The number a row has in a numeric column (NaN for none). */
 export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (row: number) => number {
   switch (column) {
     case 'line':
       return (row) => row;
+    case 'step': {
+      const steps = table.run?.step;
+      return steps ? (row) => steps[row] as number : () => Number.NaN;
+    }
     case 'steps':
       return (row) => table.steps[row] as number;
     case 'meanScore':
@@ -88,16 +93,18 @@ function maskOf<T>(members: readonly T[] | undefined, order: readonly T[]): numb
   return mask;
 }
 
-/** The listed rollouts as line → response indexes, or null when the filter lists none. */
-function listedPlaces(filter: ExplorerFilter): Map<number, Set<number>> | null {
+/**
+ * The listed rollouts as a test on a row, or null when the filter lists none: by line and response
+ * index, and in a run's table by step file too (a place without a file matches that line in any).
+ */
+function listedPlaces(table: ExplorerTable, filter: ExplorerFilter): ((row: number) => boolean) | null {
   if (!filter.rollouts) return null;
-  const byLine = new Map<number, Set<number>>();
-  for (const p of filter.rollouts.places) {
-    const set = byLine.get(p.line) ?? new Set<number>();
-    set.add(p.index);
-    byLine.set(p.line, set);
-  }
-  return byLine;
+  const run = table.run;
+  const fileNumbers = new Map((run?.files ?? []).map((f, i) => [f, i]));
+  const byFile = !!run && filter.rollouts.places.some((p) => p.file !== undefined);
+  const keys = new Set<string>();
+  for (const p of filter.rollouts.places) keys.add(`${byFile ? (fileNumbers.get(p.file ?? '') ?? -1) : ''}:${p.line}:${p.index}`);
+  return (row) => keys.has(`${byFile ? (run.file[row] as number) : ''}:${table.line[row] as number}:${table.index[row] as number}`);
 }
 
 /**
@@ -111,7 +118,9 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
   const group = filter.group === undefined ? -2 : table.groupOfId(filter.group);
   const ranges = (filter.ranges ?? []).map((r) => ({ value: numericColumnOf(table, r.column), min: r.min ?? -Infinity, max: r.max ?? Infinity }));
   const { kept, suspectedFalsePositive, penalised, unscored } = filter;
-  const listed = listedPlaces(filter);
+  const listed = listedPlaces(table, filter);
+  const health = filter.health ? FLAGGED_IDS.reduce((m, id, i) => (filter.health?.includes(id) ? m | (1 << i) : m), 0) : -1;
+  const healthBits = table.run?.health;
   const out = new Int32Array(table.count);
   let n = 0;
   for (let row = 0; row < table.count; row++) {
@@ -124,7 +133,8 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
     if (penalised !== undefined && table.isPenalised(row) !== penalised) continue;
     if (unscored !== undefined && table.isUnscored(row) !== unscored) continue;
     if (group !== -2 && table.group[row] !== group) continue;
-    if (listed && !listed.get(table.line[row] as number)?.has(table.index[row] as number)) continue;
+    if (listed && !listed(row)) continue;
+    if (health !== -1 && (!healthBits || ((healthBits[row] as number) & health) === 0)) continue;
     let isInRange = true;
     for (const r of ranges) {
       const v = r.value(row);

@@ -8,19 +8,20 @@
 import type { OutcomeKind, ReasonCode } from '../model';
 import { OUTCOME_ORDER, REASON_ORDER } from './explorerTable';
 import { isRecord } from '../isRecord';
+import { FLAGGED_IDS, type FlaggedId } from '../health/rolloutFlags';
 import { RULE_NAMES, ruleNamed, ruleProblems } from '../rules/registry';
 import type { ParamValue, RuleParams } from '../rules/rule';
 
 export const QUERY_VERSION = 1;
 
 /** Columns with a number per row: sortable, and filterable by range. `reward:<name>` for a reward column. */
-export type NumericColumn = 'line' | 'steps' | 'meanScore' | 'weakestScore' | 'consistency' | 'falsePositive' | 'responseChars' | `reward:${string}`;
+export type NumericColumn = 'line' | 'step' | 'steps' | 'meanScore' | 'weakestScore' | 'consistency' | 'falsePositive' | 'responseChars' | `reward:${string}`;
 /** Every sortable column. */
 export type ExplorerColumn = NumericColumn | 'group' | 'outcome' | 'extracted' | 'gold' | 'decision' | 'penalised' | 'unscored';
 
 /** The numeric columns in canonical order (reward columns follow, by name). */
-export const NUMERIC_COLUMNS: readonly NumericColumn[] = ['line', 'steps', 'meanScore', 'weakestScore', 'consistency', 'falsePositive', 'responseChars'];
-export const SORT_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
+export const NUMERIC_COLUMNS: readonly NumericColumn[] = ['line', 'step', 'steps', 'meanScore', 'weakestScore', 'consistency', 'falsePositive', 'responseChars'];
+export const SORT_COLUMNS: readonly ExplorerColumn[] = ['line', 'step', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
 
 /** Inclusive bounds on a numeric column; a row without a number there never passes. */
 export interface ColumnRange {
@@ -53,6 +54,8 @@ export interface ExplorerFilter {
   search?: TextQuery;
   /** These rollouts by place (a Run Dashboard health point names them), with what they show in words. */
   rollouts?: RolloutList;
+  /** Rollouts that show any of these health detectors (a run's table; a file's rows show none). */
+  health?: FlaggedId[];
   /** The rollouts two curation rules disagree on: kept by one, dropped by the other. */
   disagree?: RuleDisagreement;
 }
@@ -68,7 +71,14 @@ export interface RuleDisagreement {
 /** A list of rollouts named by place: at most `MAX_LISTED_ROLLOUTS`, sorted, without repeats. */
 export interface RolloutList {
   label: string;
-  places: { line: number; index: number }[];
+  places: RolloutListPlace[];
+}
+
+/** A listed rollout: its line and response index, and in a run's table its step file. */
+export interface RolloutListPlace {
+  line: number;
+  index: number;
+  file?: string;
 }
 
 export const MAX_LISTED_ROLLOUTS = 1000;
@@ -195,6 +205,8 @@ export function parseExplorerQuery(value: unknown): ExplorerQuery {
   if (s) filter.search = s;
   const listed = rolloutList(f['rollouts']);
   if (listed) filter.rollouts = listed;
+  const health = enumList(f['health'], FLAGGED_IDS, 'health');
+  if (health) filter.health = health;
   const disagree = disagreement(f['disagree']);
   if (disagree) filter.disagree = disagree;
   return { version: QUERY_VERSION, filter, sort: sortOf(value['sort']) };
@@ -205,12 +217,14 @@ function rolloutList(value: unknown): RolloutList | undefined {
   if (!isRecord(value) || typeof value['label'] !== 'string' || !Array.isArray(value['places'])) throw new QueryError('rollouts needs a label and a list of places');
   if (value['places'].length > MAX_LISTED_ROLLOUTS) throw new QueryError(`rollouts lists ${value['places'].length} places; at most ${MAX_LISTED_ROLLOUTS} are taken`);
   const isPlaceNumber = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  const places = new Map<string, { line: number; index: number }>();
+  const places = new Map<string, RolloutListPlace>();
   for (const p of value['places']) {
     if (!isRecord(p) || !isPlaceNumber(p['line']) || !isPlaceNumber(p['index'])) throw new QueryError('a place is {line, index}, whole numbers');
-    places.set(`${p['line']}:${p['index']}`, { line: p['line'], index: p['index'] });
+    const file = p['file'];
+    if (file !== undefined && typeof file !== 'string') throw new QueryError('a place\'s file is a path');
+    places.set(`${file ?? ''}\u0000${p['line']}:${p['index']}`, { line: p['line'], index: p['index'], ...(file === undefined ? {} : { file }) });
   }
-  const sorted = [...places.values()].sort((a, b) => a.line - b.line || a.index - b.index);
+  const sorted = [...places.values()].sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || a.line - b.line || a.index - b.index);
   return { label: value['label'].slice(0, 80), places: sorted };
 }
 

@@ -18,6 +18,7 @@ import { capText } from '../presentation/capText';
 import { questionNamer } from '../presentation/groupNames';
 import { rewardValuesOf, type RewardSource } from './rewardValues';
 import { MAX_REWARD_FIELDS } from '../rewardFields';
+import { FLAGGED_IDS, type FlaggedId } from '../health/rolloutFlags';
 
 /** Outcomes in the order the explorer sorts them. */
 export const OUTCOME_ORDER: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
@@ -75,6 +76,21 @@ export interface ExplorerRow {
   responseChars: number;
   /** Every reward column of the file: its value for this rollout (null when it has none). */
   rewards: Record<string, number | null>;
+  /** In a run's table: the training step, the step file the row came from, and the health detectors it shows. */
+  step?: number;
+  file?: string;
+  health?: FlaggedId[];
+}
+
+/**
+ * A run's columns (`runTable.ts`): each row's training step, its step file (an index into
+ * `files`) and the health detectors it shows (bit i: `FLAGGED_IDS[i]`).
+ */
+export interface RunColumns {
+  step: Int32Array;
+  file: Int32Array;
+  files: string[];
+  health: Uint8Array;
 }
 
 /** What the table is built from: an analysis (its columns or its list of rollouts). */
@@ -136,6 +152,8 @@ export class ExplorerTable {
   nameQuestion: (question: string) => string = (question) => question;
   /** Words made when a row is shown (an analysis held as columns words its evidence on demand). */
   wordsOf: ((id: number) => RowWords) | null = null;
+  /** A run's step, file and health columns; null for one file's table. */
+  run: RunColumns | null = null;
 
   constructor(count: number) {
     this.count = count;
@@ -179,7 +197,6 @@ export class ExplorerTable {
     return id === -1 ? null : capText(this.strings.value(id));
   }
 
-  /** The row of rollout `id`, as a page sends it. */
   /** A group's name by its number; '' for a number the table does not have. */
   groupName(group: number): string {
     const question = this.groupPrompts[group];
@@ -191,6 +208,7 @@ export class ExplorerTable {
     return this.groupIds.indexOf(id);
   }
 
+  /** The row of rollout `id`, as a page sends it. */
   row(id: number): ExplorerRow {
     const rewards: Record<string, number | null> = {};
     for (const [name, values] of this.rewards) rewards[name] = nullable(values[id] as number);
@@ -229,7 +247,25 @@ export class ExplorerTable {
       unscoredReason: unscoredReason === undefined ? null : capText(unscoredReason),
       responseChars: this.responseChars[id] as number,
       rewards,
+      ...(this.run ? this.runFacts(id, this.run) : {}),
     };
+  }
+
+  private runFacts(id: number, run: RunColumns): Pick<ExplorerRow, 'step' | 'file' | 'health'> {
+    const bits = run.health[id] as number;
+    return { step: run.step[id] as number, file: run.files[run.file[id] as number] as string, health: FLAGGED_IDS.filter((_, i) => bits & (1 << i)) };
+  }
+
+  /** The words a row shows, as they were made (a run's table keeps them from each file's table). */
+  wordsAt(id: number): RowWords {
+    if (this.wordsOf) return this.wordsOf(id);
+    return { evidence: this.evidence.get(id) ?? null, unscoredReason: this.unscoredReasons.get(id) ?? null } as RowWords;
+  }
+
+  /** Keeps a row's words (evidence, why unscored) in this table. */
+  setWords(at: number, words: RowWords): void {
+    if (words.evidence) this.evidence.set(at, words.evidence);
+    if (words.unscoredReason) this.unscoredReasons.set(at, words.unscoredReason);
   }
 
   /** Writes one rollout's figures into row `at` (`words`: its evidence and unscored reason, when kept here). */
@@ -287,7 +323,8 @@ export class ExplorerTable {
   /** The rollouts of a row's record: its neighbours in file order on the same line and item. */
   private responsesOnLine(id: number): number {
     if (((this.flags[id] as number) & SHARED_LINE) === 0) return 1;
-    const isSame = (other: number): boolean => this.line[other] === this.line[id] && this.item[other] === this.item[id];
+    const files = this.run?.file;
+    const isSame = (other: number): boolean => this.line[other] === this.line[id] && this.item[other] === this.item[id] && (!files || files[other] === files[id]);
     let first = id;
     let last = id;
     while (first > 0 && isSame(first - 1)) first--;

@@ -5,7 +5,8 @@
  */
 import type { DetectorId, Sum } from './healthTypes';
 import type { OnsetRule } from './onset';
-import type { FlaggedId, StepHealth } from './stepHealth';
+import type { StepHealth } from './stepHealth';
+import type { FlaggedId } from './rolloutFlags';
 
 export interface SeriesSpec {
   label: string;

@@ -3,11 +3,8 @@
  * is kept beyond the few examples per detector), and steps that span files merge exactly.
  */
 import type { Turn } from '../transcript/turns';
-import { formatGamingIn } from './formatGaming';
-import { garbledIn } from './garbled';
 import { spanOf, type DetectorId, type Finding, type HealthExample, type Sum } from './healthTypes';
-import { repetitionIn } from './repetition';
-import { rewardVisibleIn } from './rewardVisible';
+import { findingsOf, type FlaggedId } from './rolloutFlags';
 import type { ResponseExtras } from './tokenFields';
 import { questionNamer, shortGroupName } from '../presentation/groupNames';
 
@@ -28,9 +25,6 @@ export interface HealthRollout {
   isCorrect: boolean | null;
   extras: ResponseExtras;
 }
-
-/** Detectors that count the rollouts showing them. */
-export type FlaggedId = 'repetition' | 'format-gaming' | 'reward-visible' | 'garbled';
 
 /** The figures of one step (in one file, or merged over files). */
 export interface StepHealth {
@@ -129,13 +123,7 @@ export class StepHealthBuilder {
     const where = { file: r.file, line: r.line, index: r.index, step: r.step };
     const example = (id: DetectorId, f: Finding): void => keepExample(h, id, { ...where, ...f });
     this.addLength(r, example);
-    const findings: [FlaggedId, Finding | null][] = [
-      ['repetition', repetitionIn(r.response)],
-      ['format-gaming', formatGamingIn(r.response)],
-      ['reward-visible', rewardVisibleIn(r.response, r.responseTurns)],
-      ['garbled', garbledIn(r.response)],
-    ];
-    for (const [id, f] of findings) {
+    for (const [id, f] of findingsOf(r.response, r.responseTurns)) {
       if (!f) continue;
       h.flagged[id]++;
       example(id, f);

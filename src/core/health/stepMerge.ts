@@ -1,6 +1,7 @@
 /** Steps of a run from the parts its files hold: a step that spans files is merged exactly. */
 import type { Sum } from './healthTypes';
-import { emptyStep, keepExample, keepPlace, type FlaggedId, type StepHealth } from './stepHealth';
+import { emptyStep, keepExample, keepPlace, type StepHealth } from './stepHealth';
+import type { FlaggedId } from './rolloutFlags';
 
 const addSum = (into: Sum, from: Sum): void => {
   into.total += from.total;

@@ -12,11 +12,13 @@ import { reasonLabel } from './reasonWords';
 import { capText } from './capText';
 import { shortGroupName } from './groupNames';
 import { rolloutLocation } from './locationWords';
+import { DETECTOR_NAMES } from '../health/healthTypes';
 import { disagreementText } from '../rules/ruleWords';
 
 /** Column headers. */
 const HEADERS: Readonly<Record<string, string>> = {
   line: 'line',
+  step: 'step',
   group: 'group',
   outcome: 'outcome',
   extracted: 'answer',
@@ -129,6 +131,7 @@ export function filterParts(query: ExplorerQuery, naming?: GroupNaming): string[
   for (const r of f.ranges ?? []) parts.push(rangeText(r));
   if (f.search) parts.push(searchText(f.search));
   if (f.rollouts) parts.push(capText(f.rollouts.label, 80));
+  if (f.health) parts.push(f.health.map((id) => DETECTOR_NAMES[id]).join(' or '));
   if (f.disagree) parts.push(disagreementText(f.disagree));
   return parts;
 }
@@ -152,9 +155,18 @@ export function queryTitle(query: ExplorerQuery, total: number, naming?: GroupNa
   return parts.join(' · ');
 }
 
-/** Where a row sits: `line 12`, `line 3, response 2 of 4` (grouped line), `item 3 (line 1)`. */
-export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'responsesOnLine'>): string {
-  return rolloutLocation({ line: row.line, item: row.item ?? undefined, index: row.index, count: row.responsesOnLine });
+/**
+ * Where a row sits: `line 12`, `line 3, response 2 of 4` (grouped line), `item 3 (line 1)`; a run's
+ * row names its step file first: `step_200.jsonl line 12`.
+ */
+export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'responsesOnLine' | 'file'>): string {
+  const place = rolloutLocation({ line: row.line, item: row.item ?? undefined, index: row.index, count: row.responsesOnLine });
+  return row.file === undefined ? place : `${fileLabel(row.file)}:${place.replace(/^line /, '')}`;
+}
+
+/** A path's last part, whichever separator it uses. */
+function fileLabel(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
 /** The text of one cell of a row (a dash where there is nothing). */
@@ -162,6 +174,8 @@ export function cellText(row: ExplorerRow, column: ExplorerColumn): string {
   switch (column) {
     case 'line':
       return rowPlace(row);
+    case 'step':
+      return row.step === undefined ? '—' : String(row.step);
     case 'group':
       return row.group;
     case 'outcome': {

@@ -78,6 +78,8 @@ export class ExplorerRequests {
         const rowB = this.session(call.other).explorer.engine.table;
         return { method: 'promptSides', sides: promptSides(prompt, (id) => rowA.row(id), (id) => rowB.row(id)) };
       }
+      case 'place':
+        throw new Error('a file\'s rows are opened by the editor from its analysis');
     }
   }
 

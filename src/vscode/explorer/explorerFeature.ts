@@ -13,12 +13,15 @@ import { showInfo } from '../notify';
 import { revealRollout } from '../panel/panelFeature';
 import { createPanel, restorePanels } from '../webviewPanel';
 import { ROLLOUT_VIEW_SCHEME } from '../rolloutView';
-import { EXPLORER_PANEL, ExplorerPanel, type ExplorerTarget } from './explorerPanel';
+import { EXPLORER_PANEL, ExplorerPanel, runOfSource, runSource, type ExplorerPanelDeps, type ExplorerTarget, type RunTarget } from './explorerPanel';
+import { pickRun } from '../run/runFeature';
 
 export interface ExplorerFeatureDeps {
   extensionUri: vscode.Uri;
   store: Pick<AnalysisStore, 'get' | 'onDidUpdate' | 'onDidProgress' | 'uris' | 'analyseFile'>;
   client: Pick<AnalysisClient, 'explore'>;
+  runs: ExplorerPanelDeps['runs'];
+  runReading: ExplorerPanelDeps['runReading'];
 }
 
 /** What a drill-down passes to the command: a file (URI string) and the query to open it with. */
@@ -84,7 +87,7 @@ class Explorers implements vscode.Disposable {
 
   show(target: ExplorerTarget): void {
     // A file not analysed yet (a run's step file) is read from disk; the panel shows it when done.
-    if (!this.deps.store.get(target.source) && target.source.scheme === 'file') this.deps.store.analyseFile(target.source);
+    if (!target.run && !this.deps.store.get(target.source) && target.source.scheme === 'file') this.deps.store.analyseFile(target.source);
     if (this.host) return this.host.show(target);
     const panel = createPanel(EXPLORER_PANEL, this.deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
     this.adopt(panel, target);
@@ -109,6 +112,27 @@ class Explorers implements vscode.Disposable {
   }
 }
 
+/** What "Open Rollout Explorer over Run…" was given: `{ run, split?, query? }` (the dashboard), a folder's URI (the explorer's context menu), or nothing (a folder is picked). */
+async function runTargetOf(arg: unknown): Promise<ExplorerTarget | undefined> {
+  let run: RunTarget | undefined;
+  let query: ExplorerQuery | null = null;
+  if (typeof arg === 'object' && arg !== null && typeof (arg as Record<string, unknown>)['run'] === 'string') {
+    const a = arg as Record<string, unknown>;
+    run = { path: a['run'] as string, split: a['split'] === 'validation' ? 'validation' : 'train' };
+    try {
+      query = a['query'] === undefined ? null : parseExplorerQuery(a['query']);
+    } catch {
+      query = null;
+    }
+  } else if (arg instanceof vscode.Uri && arg.scheme === 'file') {
+    run = { path: arg.fsPath, split: 'train' };
+  } else {
+    const picked = await pickRun('Open Rollout Explorer over Run');
+    if (picked) run = { path: picked.fsPath, split: 'train' };
+  }
+  return run ? { source: runSource(run), query, run } : undefined;
+}
+
 /** Registers the explorer's command, serializer and listener. */
 export function createExplorerFeature(deps: ExplorerFeatureDeps): vscode.Disposable {
   const explorers = new Explorers(deps);
@@ -121,7 +145,15 @@ export function createExplorerFeature(deps: ExplorerFeatureDeps): vscode.Disposa
       const picked = await pickAnalysed(deps.store);
       if (picked) explorers.show(picked);
     }),
-    restorePanels(EXPLORER_PANEL, isExplorerState, (panel, state) => explorers.adopt(panel, { source: vscode.Uri.parse(state.source), query: null })),
+    vscode.commands.registerCommand(commandIds.openRunExplorer, async (arg: unknown) => {
+      const target = await runTargetOf(arg);
+      if (target) explorers.show(target);
+    }),
+    restorePanels(EXPLORER_PANEL, isExplorerState, (panel, state) => {
+      const source = vscode.Uri.parse(state.source);
+      const run = runOfSource(source);
+      explorers.adopt(panel, { source, query: null, ...(run ? { run } : {}) });
+    }),
     deps.store.onDidUpdate((update) => update.isFinal && explorers.refresh(update.uri)),
   );
 }

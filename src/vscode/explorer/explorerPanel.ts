@@ -14,6 +14,10 @@ import type { AnalysisStore } from '../analysisStore';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { errorText } from '../../core/errorText';
 import { SupersededQueries } from './supersededQueries';
+import type { RunSplit } from '../../core/run/runLayout';
+import type { RunExplorerClient } from '../../scoring/explore/runExplorerClient';
+import type { RunReading } from '../../scoring/explore/runRequests';
+import type { RunProgressView } from '../../protocol/runExplorer';
 
 /** The Rollout Explorer panel. */
 export const EXPLORER_PANEL: PanelDeclaration<ExplorerToHost> = {
@@ -24,10 +28,28 @@ export const EXPLORER_PANEL: PanelDeclaration<ExplorerToHost> = {
   receives: isExplorerToHost,
 };
 
-/** What the explorer shows: a file, and a query to start from (null: the saved one). */
+/** What the explorer shows: a file (or a run: every step file of it), and a query to start from (null: the saved one). */
 export interface ExplorerTarget {
   source: vscode.Uri;
   query: ExplorerQuery | null;
+  /** Set for a training run: its folder (or file) and which dumps. */
+  run?: RunTarget;
+}
+
+export interface RunTarget {
+  path: string;
+  split: RunSplit;
+}
+
+/** A run's URI as the panel names it (what its saved state keeps): the run's folder, marked. */
+export function runSource(run: RunTarget): vscode.Uri {
+  return vscode.Uri.file(run.path).with({ fragment: run.split === 'validation' ? 'run-validation' : 'run' });
+}
+
+/** The run a source URI names, or undefined for a file. */
+export function runOfSource(source: vscode.Uri): RunTarget | undefined {
+  if (source.scheme !== 'file' || (source.fragment !== 'run' && source.fragment !== 'run-validation')) return undefined;
+  return { path: source.fsPath, split: source.fragment === 'run' ? 'train' : 'validation' };
 }
 
 export interface ExplorerPanelDeps {
@@ -35,12 +57,25 @@ export interface ExplorerPanelDeps {
   store: Pick<AnalysisStore, 'get'>;
   client: Pick<AnalysisClient, 'explore'>;
   reveal: (source: vscode.Uri, rolloutId: number) => Promise<void>;
+  /** Runs: read in their own worker, and what they are read with. */
+  runs: Pick<RunExplorerClient, 'openRun' | 'explore' | 'close'>;
+  runReading: () => Pick<RunReading, 'settings' | 'scorer'>;
+}
+
+/** A run the panel has asked the worker to read, and how far it has come. */
+interface OpenedRun {
+  key: string;
+  progress: RunProgressView | null;
+  failure: string | null;
+  /** Rows shown to the webview last (a new subject is sent when the table grows). */
+  shownRows: number;
 }
 
 
 export class ExplorerPanel implements vscode.Disposable {
   private readonly view: WebviewPanelHost<HostToExplorer, ExplorerToHost>;
   private readonly inFlight = new SupersededQueries();
+  private opened: OpenedRun | null = null;
   readonly onDidDispose: vscode.Event<void>;
 
   constructor(
@@ -58,7 +93,10 @@ export class ExplorerPanel implements vscode.Disposable {
 
   /** Shows another file or query. */
   show(target: ExplorerTarget): void {
-    if (target.source.toString() !== this.target.source.toString()) this.inFlight.reset();
+    if (target.source.toString() !== this.target.source.toString()) {
+      this.inFlight.reset();
+      this.closeRun();
+    }
     this.target = target;
     this.panel.reveal(undefined, false);
     this.sendSubject();
@@ -72,7 +110,49 @@ export class ExplorerPanel implements vscode.Disposable {
 
   dispose(): void {
     this.inFlight.cancelAll();
+    this.closeRun();
     this.view.dispose();
+  }
+
+  private closeRun(): void {
+    if (this.opened) this.deps.runs.close(this.opened.key);
+    this.opened = null;
+  }
+
+  /** Starts reading the target's run in the worker (once per run), sending a new subject as its table grows. */
+  private openRun(run: RunTarget): OpenedRun {
+    const key = this.target.source.toString();
+    if (this.opened?.key === key) return this.opened;
+    this.closeRun();
+    const opened: OpenedRun = { key, progress: null, failure: null, shownRows: -1 };
+    this.opened = opened;
+    const update = (progress: RunProgressView): void => {
+      if (this.opened !== opened) return;
+      const grew = progress.rows !== opened.shownRows || progress.done !== opened.progress?.done;
+      opened.progress = progress;
+      if (grew) this.sendSubject();
+    };
+    this.deps.runs.openRun(key, { ...run, ...this.deps.runReading() }, update).then(update, (error: unknown) => {
+      if (this.opened !== opened) return;
+      opened.failure = errorText(error);
+      this.sendSubject();
+    });
+    return opened;
+  }
+
+  private sendRunSubject(run: RunTarget): void {
+    const { source, query } = this.target;
+    const label = `${basename(run.path)} (run${run.split === 'validation' ? ', validation' : ''})`;
+    const opened = this.openRun(run);
+    const progress = opened.progress;
+    this.panel.title = `Explorer · ${label}`;
+    if (opened.failure !== null && (progress === null || progress.rows === 0)) return this.post({ type: 'notice', text: `Cannot read the run ${run.path}: ${opened.failure}` });
+    if (progress === null || (progress.rows === 0 && !progress.done)) return this.post({ type: 'notice', text: `Reading the step files of ${label}${progress ? ` (${progress.filesRead} of ${progress.files})` : ''}…` });
+    if (!this.view.isReady) return;
+    opened.shownRows = progress.rows;
+    const note = [progress.note, progress.problems.length > 0 ? `${progress.problems.length} file${progress.problems.length === 1 ? '' : 's'} not read: ${progress.problems[0]}` : null].filter((n) => n !== null).join(' · ') || null;
+    this.post({ type: 'subject', subject: { source: source.toString(), fileLabel: label, rolloutCount: progress.rows, query, run: { filesRead: progress.filesRead, files: progress.files, done: progress.done, note } } });
+    this.target = { ...this.target, query: null };
   }
 
   private post(message: HostToExplorer): void {
@@ -87,7 +167,8 @@ export class ExplorerPanel implements vscode.Disposable {
         this.view.answer(query, message, () => this.query(message.query, message.offset, message.limit), (failure): QueryResult => ({ status: 'failed', message: failure }));
         break;
       case 'open':
-        void this.deps.reveal(this.target.source, message.rolloutId);
+        if (this.opened) void this.openRunRow(this.opened.key, message.rolloutId);
+        else void this.deps.reveal(this.target.source, message.rolloutId);
         break;
       case 'export':
         this.view.answer(exportRows, message, () => this.export(message.query, message.ids), (failure): ExportResult => ({ status: 'failed', message: failure }));
@@ -98,6 +179,7 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   private sendSubject(): void {
+    if (this.target.run) return this.sendRunSubject(this.target.run);
     const { source, query } = this.target;
     const fileLabel = basename(source.path);
     const analysis = this.deps.store.get(source);
@@ -113,10 +195,23 @@ export class ExplorerPanel implements vscode.Disposable {
     this.target = { source, query: null };
   }
 
+  /** A run's row opens in its step file, at its line. */
+  private async openRunRow(key: string, rolloutId: number): Promise<void> {
+    try {
+      const place = await this.deps.runs.explore(key, { method: 'place', rolloutId });
+      const line = Math.max(0, place.line - 1);
+      await vscode.window.showTextDocument(vscode.Uri.file(place.file), { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(line, 0, line, 0), preview: false });
+    } catch (error) {
+      void vscode.window.showErrorMessage(`PROF Lens: cannot open the rollout: ${errorText(error)}`);
+    }
+  }
+
   private async query(query: unknown, offset: number, limit: number): Promise<QueryResult> {
     const epoch = this.inFlight.now;
     try {
-      const answer = await this.deps.client.explore(this.target.source.toString(), { method: 'query', query, offset, limit }, this.inFlight.signalFor(query));
+      const call = { method: 'query', query, offset, limit } as const;
+      const signal = this.inFlight.signalFor(query);
+      const answer = this.opened ? await this.deps.runs.explore(this.opened.key, call, signal) : await this.deps.client.explore(this.target.source.toString(), call, signal);
       this.inFlight.answered(epoch);
       this.panel.title = `Explorer · ${answer.title}`;
       return { status: 'answered', answer };
@@ -126,6 +221,7 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   private async export(query: unknown, ids: number[] | null): Promise<ExportResult> {
+    if (this.target.run) return { status: 'failed', message: 'a run\'s table is not exported as one file: open a step file in the Explorer and export from it' };
     const { source } = this.target;
     const analysis = this.deps.store.get(source);
     if (!analysis?.summary) return { status: 'failed', message: 'the file has not been analysed yet' };

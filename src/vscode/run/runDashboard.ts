@@ -17,8 +17,7 @@ import { chartQuery } from '../../core/explore/chartQueries';
 import { commandIds } from '../commandIds';
 import type { SidebarRun } from '../sidebar/sidebarModel';
 import { errorText } from '../../core/errorText';
-import { RunHealthAudit } from './runHealth';
-import type { HealthFileOptions } from '../../scoring/health/healthFile';
+import { RunHealthAudit, type RunHealthDeps } from './runHealth';
 
 /** The Run Dashboard panel. */
 export const RUN_DASHBOARD_PANEL: PanelDeclaration<RunWebviewToHost> = {
@@ -41,7 +40,9 @@ export interface RunDashboardDeps {
   /** Opens a file too large for the editor to share with extensions: read from disk, shown in the file dashboard. */
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
   /** What the health audit grades and scores with. */
-  healthOptions: () => HealthFileOptions;
+  healthOptions: RunHealthDeps['options'];
+  /** Where the health audit runs (off the extension host's thread). */
+  auditor: RunHealthDeps['auditor'];
 }
 
 /** The editor does not hand files above this size to extensions (docs/platform-limits.md §Files over 50 MB). */
@@ -75,7 +76,7 @@ export class RunDashboard implements vscode.Disposable {
     if (this.sessions.has(id)) return;
     const session = new RunSession(uri, this.deps.trackerDeps());
     this.sessions.set(id, session);
-    const audit = new RunHealthAudit(id, session.tracker, { options: this.deps.healthOptions, send: (health) => this.view.isReady && this.post({ type: 'health', health }) });
+    const audit = new RunHealthAudit(id, session.tracker, { options: this.deps.healthOptions, auditor: this.deps.auditor, send: (health) => this.view.isReady && this.post({ type: 'health', health }) });
     this.audits.set(id, audit);
     session.tracker.onDidChange(() => {
       this.changed(id);
@@ -145,6 +146,11 @@ export class RunDashboard implements vscode.Disposable {
       case 'removeRun':
         this.remove(message.runId);
         break;
+      case 'exploreRun': {
+        const session = this.sessions.get(message.runId);
+        if (session) void vscode.commands.executeCommand(commandIds.openRunExplorer, { run: session.tracker.path, split: session.tracker.split });
+        break;
+      }
       default:
         unhandled(message);
     }

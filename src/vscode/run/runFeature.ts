@@ -24,7 +24,9 @@ import { commandIds } from '../commandIds';
 import type { ScorerPlanner } from '../scoringSettings';
 import { runScoring, type RunScoring } from './runScoring';
 import { needsReanalysis, readSettings } from '../settings';
-import { RUN_DASHBOARD_PANEL, RunDashboard } from './runDashboard';
+import { RUN_DASHBOARD_PANEL, RunDashboard, type RunDashboardDeps } from './runDashboard';
+import type { ProfSettings } from '../../core/profSettings';
+import type { ScorerChoice } from '../../core/scorerChoice';
 import { healthScorer } from './runHealth';
 import { createPanel, restorePanels } from '../webviewPanel';
 
@@ -37,6 +39,8 @@ export interface RunFeatureDeps {
   planner: ScorerPlanner;
   /** Opens a file too large for the editor to share with extensions (read from disk by the analysis worker). */
   openLargeFile: (uri: vscode.Uri) => Promise<void>;
+  /** Where a run's health audit runs, off this thread. */
+  auditor: RunDashboardDeps['auditor'];
 }
 
 /**
@@ -131,7 +135,8 @@ class Runs implements vscode.Disposable, RunList {
       describe: () => this.describe(),
       pickRun: () => pickRun('Add Training Run'),
       openLargeFile: this.deps.openLargeFile,
-      healthOptions: () => ({ settings: readSettings().prof, scorer: healthScorer(runScoring(this.deps.planner()).choice) }),
+      healthOptions: () => runReadingOptions(this.deps.planner),
+      auditor: this.deps.auditor,
     });
     this.dashboard = dashboard;
     dashboard.onDidChangeRuns(() => this.dashboard === dashboard && this.changes.fire());
@@ -172,8 +177,16 @@ class Runs implements vscode.Disposable, RunList {
   }
 }
 
+/**
+ * What a run is read with off this thread (the health audit, the Explorer over a run): the PROF
+ * settings, and the file's scores or the checker (a model is the summaries' business, not read twice).
+ */
+export function runReadingOptions(planner: ScorerPlanner): { settings: Partial<ProfSettings>; scorer: ScorerChoice } {
+  return { settings: readSettings().prof, scorer: healthScorer(runScoring(planner()).choice) };
+}
+
 /** A folder picker that starts beside the file being edited. */
-async function pickRun(title: string): Promise<vscode.Uri | undefined> {
+export async function pickRun(title: string): Promise<vscode.Uri | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   const picked = await vscode.window.showOpenDialog({
     title,

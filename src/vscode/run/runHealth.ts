@@ -2,19 +2,17 @@
  * The health audit of one run on the Run Dashboard: run again (debounced) whenever the run's
  * summaries settle, its result sent to the webview's Health section, and the rollouts behind each
  * point kept here so a click can open them in the Rollout Explorer. The audit reads the run's
- * files on this thread in batches, yielding between them.
+ * files in the run explorer worker (`RunExplorerClient.audit`), never on this thread.
  */
 import * as vscode from 'vscode';
-import { healthReport } from '../../core/health/healthReport';
 import { DETECTOR_NAMES, type DetectorId } from '../../core/health/healthTypes';
-import { mergeSteps } from '../../core/health/stepMerge';
 import type { RolloutPlace, StepHealth } from '../../core/health/stepHealth';
 import { QUERY_VERSION, type ExplorerQuery } from '../../core/explore/explorerQuery';
 import { errorText } from '../../core/errorText';
 import type { RunHealthView } from '../../protocol/runHealth';
-import { healthOfFile, type HealthFileOptions } from '../../scoring/health/healthFile';
 import type { RunTracker } from '../../scoring/run/runTracker';
-import { runFilesOf } from '../../scoring/run/runLayoutFiles';
+import type { RunExplorerClient } from '../../scoring/explore/runExplorerClient';
+import type { RunReading } from '../../scoring/explore/runRequests';
 import { isModelChoice, type ScorerChoice } from '../../core/scorerChoice';
 
 /** The audit scores steps with the file's scores or the checker: a model is the summaries' business, not read twice. */
@@ -27,7 +25,9 @@ const SETTLE_MS = 1000;
 
 export interface RunHealthDeps {
   /** What the audit grades and scores with (the dashboard's settings and scorer). */
-  options: () => HealthFileOptions;
+  options: () => Pick<RunReading, 'settings' | 'scorer'>;
+  /** Where the audit runs (off this thread). */
+  auditor: Pick<RunExplorerClient, 'audit'>;
   send: (view: RunHealthView) => void;
 }
 
@@ -35,6 +35,7 @@ export class RunHealthAudit implements vscode.Disposable {
   private steps: StepHealth[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  private running: AbortController | null = null;
   private current: RunHealthView;
 
   constructor(private readonly runId: string, private readonly tracker: RunTracker, private readonly deps: RunHealthDeps) {
@@ -55,17 +56,13 @@ export class RunHealthAudit implements vscode.Disposable {
     if (this.tracker.progress !== null) return this.changed();
     const generation = ++this.generation;
     this.publish({ ...this.current, state: 'reading', message: null });
+    this.running?.abort();
+    const running = (this.running = new AbortController());
     try {
-      const { files, layout } = await runFilesOf(this.tracker.path, { split: this.tracker.split });
-      const parts: StepHealth[] = [];
-      for (const file of files) {
-        const health = await healthOfFile(file, this.deps.options()).catch(() => null);
-        if (generation !== this.generation) return;
-        if (health) parts.push(...health.parts);
-      }
-      const report = healthReport({ path: this.tracker.path, kind: layout === null ? 'file' : 'run', parts });
-      this.steps = mergeSteps(parts);
-      this.publish({ runId: this.runId, state: 'ready', message: null, steps: report.steps, rollouts: report.rollouts, detectors: report.detectors });
+      const result = await this.deps.auditor.audit({ path: this.tracker.path, split: this.tracker.split, ...this.deps.options() }, running.signal);
+      if (generation !== this.generation) return;
+      this.steps = result.stepHealth;
+      this.publish({ runId: this.runId, state: 'ready', message: null, steps: result.steps, rollouts: result.rollouts, detectors: result.detectors });
     } catch (error) {
       if (generation === this.generation) this.publish({ ...this.current, state: 'failed', message: errorText(error) });
     }
@@ -95,6 +92,7 @@ export class RunHealthAudit implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.running?.abort();
     this.generation++;
   }
 }

@@ -15,6 +15,7 @@ import { compareProtocol, explorerProtocol } from '../../../src/protocol/explore
 import { panelProtocol } from '../../../src/protocol/panel';
 import { runProtocol } from '../../../src/protocol/run';
 import { summaryProtocol } from '../../../src/protocol/runSummaries';
+import { runExplorerProtocol } from '../../../src/protocol/runExplorer';
 import { tokenizerProtocol } from '../../../src/protocol/tokenizer';
 import { onnxProtocol } from '../../../src/protocol/onnx';
 import { rulesProtocol } from '../../../src/protocol/rules';
@@ -25,6 +26,7 @@ const protocols: Record<string, Protocol<readonly MessageDescriptor[]>> = {
   cas: casProtocol,
   tokenizer: tokenizerProtocol,
   summary: summaryProtocol,
+  runExplorer: runExplorerProtocol,
   compareWorker: compareWorkerProtocol,
   panel: panelProtocol,
   run: runProtocol,
