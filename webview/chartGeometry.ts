@@ -2,7 +2,7 @@
  * Where the dashboard's shapes go: histogram bars, the step-count penalty zones, calibration
  * points. Pure arithmetic on the report's numbers, tested without a browser.
  */
-import type { CalibrationBin } from '../src/core/statistics';
+import type { CalibrationBin } from '../src/core/report/statistics';
 import type { WhatIfSettings } from '../src/protocol/panel';
 import { penaltyBounds } from '../src/core/rules/profMath';
 import { penaltyZoneLabels } from '../src/core/presentation/penaltyWords';

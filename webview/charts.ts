@@ -5,7 +5,7 @@
  */
 import { h, svg, svgTitle } from './dom';
 import { barKeys, calibrationPoints, histogram, integerTicks, type Zone } from './chartGeometry';
-import type { CalibrationBin } from '../src/core/statistics';
+import type { CalibrationBin } from '../src/core/report/statistics';
 import { formatScore } from '../src/core/presentation/numbers';
 
 const MARGIN = { left: 40, right: 12, top: 12, bottom: 34 };

@@ -4,7 +4,7 @@
  * and which rows a what-if changed.
  */
 import type { Decision } from '../src/core/model';
-import type { FalsePositive } from '../src/core/groups';
+import type { FalsePositive } from '../src/core/rules/groups';
 import type { RankInput } from '../src/core/rules/profMath';
 import { decideList } from '../src/core/rules/decideList';
 import { rolloutFacts, type RolloutFacts } from '../src/core/presentation/rolloutFacts';

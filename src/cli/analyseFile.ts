@@ -8,11 +8,11 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { InputFile } from '../scoring/inputs/inputFile';
-import type { FileAnalysis } from '../core/fileAnalysis';
+import type { FileAnalysis } from '../core/report/fileAnalysis';
 import { analysePath, type PathAnalyseOptions } from '../scoring/analysis/analysePath';
 import { adaptContextFor } from '../scoring/inputs/traceTokenizer';
 import type { CliIo } from './io';
-import { FIELD_NOT_FOUND } from '../core/fieldPresence';
+import { FIELD_NOT_FOUND } from '../core/formats/fieldPresence';
 import { UsageError } from './args';
 
 /** Below this size a file's steps are judged in the command's own thread: starting workers would cost more than they save. */

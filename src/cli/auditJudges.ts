@@ -4,7 +4,7 @@
  * earliest wrong step). The critic is asked only after the user agreed to what would be sent: the
  * same plan and words as the editor's modal, answered on the terminal, or `--yes`.
  */
-import type { AnalysedRollout } from '../core/fileAnalysis';
+import type { AnalysedRollout } from '../core/report/fileAnalysis';
 import { matchLabel } from '../core/labels/labelMatch';
 import type { LabelStore } from '../core/labels/labelStore';
 import { recordLocation } from '../core/presentation/locationWords';

@@ -2,13 +2,13 @@
  * The report as a person reads it in a terminal: the totals first, then why rollouts were dropped,
  * then each group, then the suspected false positives worth opening.
  */
-import { eachRollout, eachSuspected, groupIdsOfAnalysis, groupNamesOfAnalysis, type AnalysedRollout, type FileAnalysis, type RolloutBrief } from '../core/fileAnalysis';
+import { eachRollout, eachSuspected, groupIdsOfAnalysis, groupNamesOfAnalysis, type AnalysedRollout, type FileAnalysis, type RolloutBrief } from '../core/report/fileAnalysis';
 import { formatPercent, formatScore } from '../core/presentation/numbers';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
 import { capText } from '../core/presentation/capText';
-import { strongestFirst } from '../core/flagStrength';
+import { strongestFirst } from '../core/rules/flagStrength';
 import { rolloutLocation } from '../core/presentation/locationWords';
-import { thresholdText } from '../core/presentation/thresholdWords';
+import { thresholdText } from '../core/evaluation/thresholdWords';
 import { gradingAgreementText } from '../core/presentation/outcomeWords';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import { ruleLine } from '../core/rules/ruleWords';

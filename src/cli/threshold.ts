@@ -3,7 +3,7 @@
  * stored for this scorer's identity in the cache folder, else the default (said to be uncalibrated
  * for any scorer but the checker). Commands print it with `thresholdText`.
  */
-import type { FileAnalysis } from '../core/fileAnalysis';
+import type { FileAnalysis } from '../core/report/fileAnalysis';
 import { chooseThreshold, type Calibration, type ThresholdSource } from '../core/evaluation/thresholdChoice';
 import { DEFAULT_SETTINGS } from '../core/profSettings';
 import { defaultCacheDir } from '../scoring/scorers/cache/identity';

@@ -2,7 +2,7 @@
  * PROF and analysis settings: their defaults (docs/prof-semantics.md) and validation of values that come from
  * a command line or the editor's settings, with messages that say what was expected.
  */
-import { compileSplitPattern, type SplitRule } from './steps';
+import { compileSplitPattern, type SplitRule } from './steps/splitSteps';
 import { previewJson } from './presentation/capText';
 
 export type { SplitRule };

@@ -8,7 +8,7 @@
  * `details` requests get exactly one `details` or `failed`. Results arrive in chunks so the host
  * never deserialises a whole 40 MB file's analysis in one event-loop turn.
  */
-import type { AnalysedRollout, FileAnalysis } from '../core/fileAnalysis';
+import type { AnalysedRollout, FileAnalysis } from '../core/report/fileAnalysis';
 import type { Diagnostic } from '../core/model';
 import type { ThresholdSource } from '../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../core/profSettings';

@@ -6,12 +6,12 @@
  * Every message is checked on arrival by the guards below, on both sides.
  */
 import type { Decision, OutcomeKind } from '../core/model';
-import type { FalsePositive } from '../core/groups';
-import type { FileReport } from '../core/fileReport';
+import type { FalsePositive } from '../core/rules/groups';
+import type { FileReport } from '../core/report/fileReport';
 import { VARIANTS, type ProfSettings } from '../core/profSettings';
 import type { RowSignals } from '../core/rules/profMath';
 import type { RolloutFacts } from '../core/presentation/rolloutFacts';
-import type { AuditResult } from '../core/flawAudit';
+import type { AuditResult } from '../core/rules/flawAudit';
 import type { FlagAgreement } from '../core/evaluation/flagAgreement';
 import { optional, either, isArray, isCount, isInteger, isNonNegative, isRecord, isString, literal, nullable, outline, shape, where, type Guard, type Guarded } from './guards';
 import { message, protocol, ready, savedState, viewRequest, type MessageOf, type Sent } from './messages';

@@ -14,7 +14,7 @@ import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText } from '../core/presentation/reasonWords';
 import { formatScore } from '../core/presentation/numbers';
 import { namesResponse, responseWords } from '../core/presentation/locationWords';
-import { strongestFirst } from '../core/flagStrength';
+import { strongestFirst } from '../core/rules/flagStrength';
 import { groupPointerText } from './problemsText';
 
 /** Delay before publishing, so the event loop serves other work between painting and this. */

@@ -11,7 +11,7 @@ import { outcomeLine } from '../core/presentation/outcomeWords';
 import { readAsSentence, rewardsText, turnLabel } from '../core/presentation/readingWords';
 import { penaltyText } from '../core/presentation/penaltyWords';
 import { falsePositiveRulesText, reasonLabel } from '../core/presentation/reasonWords';
-import { splitTextLines } from '../core/lineBreaks';
+import { splitTextLines } from '../core/read/lineBreaks';
 import { rolloutLocation } from '../core/presentation/locationWords';
 
 /**

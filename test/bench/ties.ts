@@ -6,7 +6,7 @@
  * costs about what the untied one does (the sort dominates both). The group view's what-if runs
  * the same filter in the webview, measured here through its own `recompute`.
  */
-import type { GroupMember } from '../../src/core/groups';
+import type { GroupMember } from '../../src/core/rules/groups';
 import { decideAll } from '../../src/core/rules/decideList';
 import { resolveSettings } from '../../src/core/profSettings';
 import { recompute } from '../../webview/groupModel';

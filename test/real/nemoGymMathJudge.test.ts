@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseText } from '../../src/scoring/analysis/analyse';
-import { eachRollout, groupNamesOfAnalysis } from '../../src/core/fileAnalysis';
+import { eachRollout, groupNamesOfAnalysis } from '../../src/core/report/fileAnalysis';
 import { runCli } from '../../src/cli/main';
 import type { FieldRole } from '../../src/core/profSettings';
 

@@ -8,7 +8,7 @@ import { COMPARE_STATE_VERSION, isCompareState, isHostToCompare, type CompareSta
 import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { ExplorerRow } from '../../src/core/explore/explorerTable';
 import type { PromptSides } from '../../src/core/compare/promptSides';
-import { cellText, columnHeader } from '../../src/core/presentation/explorerWords';
+import { cellText, columnHeader } from '../../src/core/explore/explorerWords';
 import { formatPercent, formatScore } from '../../src/core/presentation/numbers';
 import { capText } from '../../src/core/presentation/capText';
 import { reasonFamily } from '../../src/core/presentation/reasonWords';

@@ -6,7 +6,7 @@
  */
 import type { ExplorerFilter, NumericColumn, TextQuery } from '../../src/core/explore/explorerQuery';
 import type { OutcomeKind, ReasonCode } from '../../src/core/model';
-import { columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
+import { columnHeader, reasonShort } from '../../src/core/explore/explorerWords';
 import { FLAGGED_IDS, type FlaggedId } from '../../src/core/health/rolloutFlags';
 import { DETECTOR_NAMES } from '../../src/core/health/healthTypes';
 import { REASON_LABELS } from '../../src/core/presentation/reasonWords';

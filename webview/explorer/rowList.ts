@@ -8,7 +8,7 @@
 import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
-import { cellText, columnHeader, reasonShort } from '../../src/core/presentation/explorerWords';
+import { cellText, columnHeader, reasonShort } from '../../src/core/explore/explorerWords';
 import { shortGroupName } from '../../src/core/presentation/groupNames';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';

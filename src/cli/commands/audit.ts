@@ -6,9 +6,9 @@
  * with the flawed ones. The paper's figures: 26.28% of correct answers flawed; the bottom half by
  * consistency removed 65.88% of those.
  */
-import { auditFigures, auditSample, type AuditResult } from '../../core/flawAudit';
+import { auditFigures, auditSample, type AuditResult } from '../../core/rules/flawAudit';
 import { formatPercent } from '../../core/presentation/numbers';
-import { thresholdText } from '../../core/presentation/thresholdWords';
+import { thresholdText } from '../../core/evaluation/thresholdWords';
 import { readLabelsFile } from '../../scoring/labels/labelFiles';
 import { parseArgs, UsageError } from '../args';
 import { judgeByCritic, judgeByLabels, type Judged } from '../auditJudges';

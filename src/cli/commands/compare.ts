@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { compareSides, comparisonJson } from '../../core/compare/comparison';
-import { thresholdText } from '../../core/presentation/thresholdWords';
+import { thresholdText } from '../../core/evaluation/thresholdWords';
 import { capText } from '../../core/presentation/capText';
 import { analyseSide, type AnalysedSide, type SideOptions } from '../../scoring/compare/analyseSide';
 import { CompareSourceError, resolveCompareSource, type CompareSource } from '../../scoring/compare/compareSource';

@@ -13,7 +13,7 @@ import { flagAgreement } from '../../core/evaluation/flagAgreement';
 import { labelledItems } from '../../core/evaluation/labelledItems';
 import type { LabelsRead } from '../../core/labels/labelFile';
 import { recordLocation } from '../../core/presentation/locationWords';
-import { thresholdText } from '../../core/presentation/thresholdWords';
+import { thresholdText } from '../../core/evaluation/thresholdWords';
 import { readLabelsFile } from '../../scoring/labels/labelFiles';
 import { peekFileScores } from '../../scoring/calibration/scorerIdentity';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';

@@ -13,21 +13,21 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/fileAnalysis';
-import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
-import { decisionLine, groupIds } from '../../core/decisionLines';
-import { readText } from '../../core/reader';
+import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/report/fileAnalysis';
+import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { decisionLine, groupIds } from '../../core/lines/decisionLines';
+import { readText } from '../../core/read/reader';
 import type { ProfSettings } from '../../core/profSettings';
 import { readDocument } from '../../scoring/analysis/analysePath';
 import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
 import { lineText } from '../../scoring/analysis/fileLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/output/outputFiles';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';
-import { thresholdText } from '../../core/presentation/thresholdWords';
+import { thresholdText } from '../../core/evaluation/thresholdWords';
 import { withScorer } from '../scorerOptions';
 import { openInput } from '../analyseFile';
 import { nothingReadable, printDiagnostics, printTieWarning } from './report';

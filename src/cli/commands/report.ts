@@ -1,8 +1,8 @@
 /** `prof-lens report <file> [--json]`: what PROF keeps and drops, and why. */
-import { eachSuspected, groupIdsOfAnalysis, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
-import { groupRowsOf } from '../../core/groupRows';
+import { eachSuspected, groupIdsOfAnalysis, type AnalysedRollout, type FileAnalysis } from '../../core/report/fileAnalysis';
+import { groupRowsOf } from '../../core/lines/groupRows';
 import { tieWarningText } from '../../core/presentation/tieWords';
-import { strongestFirst } from '../../core/flagStrength';
+import { strongestFirst } from '../../core/rules/flagStrength';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import { parseArgs, UsageError } from '../args';
 import { analyseAtThreshold } from '../threshold';

@@ -4,9 +4,9 @@
  * drops whole, what it could not read, and how far every two rules agree on what they keep.
  * `--rule-param RULE.k=v` sets a rule's parameter (`--rule-param roc.down_sample_to_n=4`).
  */
-import { eachRollout } from '../../core/fileAnalysis';
+import { eachRollout } from '../../core/report/fileAnalysis';
 import { compareRules, figuresOf, memberOf, type RulesComparison } from '../../core/rules/compareRules';
-import type { GroupMember } from '../../core/groups';
+import type { GroupMember } from '../../core/rules/groups';
 import { tieText } from '../../core/rules/ruleWords';
 import { parseRuleParam, ruleNamed, RULE_NAMES } from '../../core/rules/registry';
 import type { ParamValue } from '../../core/rules/rule';

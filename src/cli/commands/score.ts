@@ -15,8 +15,8 @@
  */
 import { resolve } from 'node:path';
 import type { StepScoring } from '../../core/model';
-import { readLine, readText } from '../../core/reader';
-import { prepareRecord, type PreparedRollout } from '../../core/prepareRollout';
+import { readLine, readText } from '../../core/read/reader';
+import { prepareRecord, type PreparedRollout } from '../../core/formats/prepareRollout';
 import { withStepScores, type StepScoresMeta } from '../../scoring/output/writeScored';
 import { checkOutputs, openAtomicWriter } from '../../scoring/output/outputFiles';
 import type { Scorer } from '../../scoring/scorers/scorer';
@@ -26,11 +26,11 @@ import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { hashWhole, ReadHash } from '../../scoring/inputs/analysedFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import { readDocument } from '../../scoring/analysis/analysePath';
 import { openInput } from '../analyseFile';
-import { onOneLine } from '../../core/keptLines';
-import { FieldPresence } from '../../core/fieldPresence';
+import { onOneLine } from '../../core/lines/keptLines';
+import { FieldPresence } from '../../core/formats/fieldPresence';
 import { createModelScorer, reportEndpoints } from '../scorerOptions';
 import { EXIT_OK, EXIT_UNREADABLE_LINES, type CliIo } from '../io';
 

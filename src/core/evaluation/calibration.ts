@@ -4,7 +4,7 @@
  * against flattery, the F1 of a seeded split: the threshold chosen on one half and measured on the
  * other.
  */
-import { hashString, mulberry32 } from '../random';
+import { hashString, mulberry32 } from '../rules/random';
 import { evaluateFirstError, type EvaluationItem, type EvaluationReport } from './firstError';
 
 /** Thresholds tried at most: the distinct values are thinned beyond this many. */

@@ -11,7 +11,7 @@ import { filterRows, sortKeyOf } from './explorerFilter';
 import { sortRows } from './stableSort';
 import { compileTextQuery, type MatchRange, type TextMatcher } from './textMatcher';
 import { searchTexts, type RolloutTextSource, type SearchHits } from './textSearch';
-import { queryTitle, rewardColumnsNote } from '../presentation/explorerWords';
+import { queryTitle, rewardColumnsNote } from './explorerWords';
 import { matchSnippet, type MatchSnippet } from '../presentation/matchSnippet';
 
 /** Where a row's first search match is. */

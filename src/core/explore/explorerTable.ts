@@ -4,20 +4,20 @@
  * these arrays, never the rollouts, so a million rows answer in milliseconds; a page of rows is
  * made from them on demand.
  */
-import type { AnalysedRollout, FileAnalysis } from '../fileAnalysis';
+import type { AnalysedRollout, FileAnalysis } from '../report/fileAnalysis';
 import type { OutcomeKind, ReasonCode } from '../model';
 import type { FalsePositiveRule } from '../profSettings';
 import { FALSE_POSITIVE_RULES } from '../profSettings';
-import { NOT_SUSPECTED } from '../groups';
-import { Interner } from '../columns';
-import { eachRollout, rolloutCount } from '../fileAnalysis';
-import { groupIds } from '../decisionLines';
+import { NOT_SUSPECTED } from '../rules/groups';
+import { Interner } from '../table/columns';
+import { eachRollout, rolloutCount } from '../report/fileAnalysis';
+import { groupIds } from '../lines/decisionLines';
 import { REASON_LABELS } from '../presentation/reasonWords';
 import { scoreSummary, weakestStepOf } from '../presentation/stepFacts';
 import { capText } from '../presentation/capText';
 import { questionNamer } from '../presentation/groupNames';
 import { rewardValuesOf, type RewardSource } from './rewardValues';
-import { MAX_REWARD_FIELDS } from '../rewardFields';
+import { MAX_REWARD_FIELDS } from '../formats/rewardFields';
 import { FLAGGED_IDS, type FlaggedId } from '../health/rolloutFlags';
 
 /** Outcomes in the order the explorer sorts them. */

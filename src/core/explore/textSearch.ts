@@ -5,7 +5,7 @@
  * where first). Cancellable between texts. Prompts repeat across a group's rollouts: a prompt equal
  * to the one before it is not searched again.
  */
-import type { AnalysedRollout } from '../fileAnalysis';
+import type { AnalysedRollout } from '../report/fileAnalysis';
 import type { TextQuery } from './explorerQuery';
 import type { MatchRange, TextMatcher } from './textMatcher';
 

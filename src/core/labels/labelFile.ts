@@ -5,7 +5,7 @@
  * or line, and what was expected) and left out; a file that is neither kind says so.
  */
 import type { SourceRecord } from '../model';
-import { readText } from '../reader';
+import { readText } from '../read/reader';
 import { quoteValue } from '../profSettings';
 import { recordLocation } from '../presentation/locationWords';
 import { isContentKey, rolloutKey, stepKey } from './contentKey';

@@ -2,7 +2,7 @@
  * The evidence line of a suspected false positive: the step the scorer marks low (with the
  * scorer's note on it), or how far below its peers the rollout sits. Every flag names one.
  */
-import type { FalsePositive } from '../groups';
+import type { FalsePositive } from '../rules/groups';
 import type { ProfSettings } from '../profSettings';
 import { formatScoreBeside, formatScoresApart } from './numbers';
 

@@ -3,7 +3,7 @@
  * its weakest step, whether it was scored at all, and the evidence line of a suspected false
  * positive. Computed once where the analysis runs (and again only when a what-if re-decides).
  */
-import type { FalsePositive } from '../groups';
+import type { FalsePositive } from '../rules/groups';
 import type { ProfSettings } from '../profSettings';
 import { evidenceLine } from './evidence';
 import { lowStepsOf, weakestStepOf } from './stepFacts';

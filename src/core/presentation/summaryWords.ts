@@ -2,7 +2,7 @@
  * The short texts an editor shows next to a rollout: the end-of-line summary (from the user's
  * template), the tally of a line holding a whole group, and a rollout's rank in its group.
  */
-import type { AnalysedRollout } from '../fileAnalysis';
+import type { AnalysedRollout } from '../report/fileAnalysis';
 import { clip, formatScore } from './numbers';
 import { outcomeSymbol } from './outcomeWords';
 import { reasonLabel } from './reasonWords';

@@ -3,7 +3,7 @@
  * kept out of one) reads "tied with 9 others, removed by file order", never "rank 12 of 14"; and a
  * file where most ranked rollouts sit in such ties is one the scorer cannot rank.
  */
-import type { AnalysedRollout } from '../fileAnalysis';
+import type { AnalysedRollout } from '../report/fileAnalysis';
 import { TIE_TOLERANCE } from '../rules/profMath';
 
 /** What tie words read from a rollout. */

@@ -4,8 +4,8 @@
  * positives it lets through (flags under the current scorer and flag rules: the same for every
  * rule), the groups it drops whole, what it could not read; and every two rules' kept overlap.
  */
-import type { AnalysedRollout } from '../analysedRollout';
-import type { GroupMember } from '../groups';
+import type { AnalysedRollout } from '../table/analysedRollout';
+import type { GroupMember } from './groups';
 import type { ProfSettings } from '../profSettings';
 import { decideAll } from './decideList';
 import { flawedOf } from './decide';

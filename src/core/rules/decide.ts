@@ -4,12 +4,12 @@
  * rule re-decides each group over the same columns. `decideList` (rules/decideList.ts) runs the
  * same two passes on one group built from a list, for the panel's what-if.
  */
-import type { DecisionColumns, RolloutTable } from '../rolloutTable';
-import { IS_DECIDED, IS_KEPT, OUTCOME_KINDS, REASONS } from '../rolloutTable';
+import type { DecisionColumns, RolloutTable } from '../table/rolloutTable';
+import { IS_DECIDED, IS_KEPT, OUTCOME_KINDS, REASONS } from '../table/rolloutTable';
 import type { ProfSettings } from '../profSettings';
 import type { ReasonCode, RewardField } from '../model';
-import { COLUMN_PAGE, COLUMN_PAGE_BITS } from '../columns';
-import { DeferredFacts } from '../deferredFalsePositives';
+import { COLUMN_PAGE, COLUMN_PAGE_BITS } from '../table/columns';
+import { DeferredFacts } from './deferredFalsePositives';
 import { decideProf, type FalsePositiveSink, type GroupOrder } from './prof';
 import type { RowSignals } from './profMath';
 import type { CurationRule, GroupVerdicts, RuleGroup, RuleParams } from './rule';

@@ -5,10 +5,10 @@
  */
 import type { Decision, ReasonCode } from '../model';
 import type { ProfSettings } from '../profSettings';
-import type { DecisionColumns } from '../rolloutTable';
-import { IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from '../rolloutTable';
-import { COLUMN_PAGE } from '../columns';
-import { falsePositivesOf, type FalsePositive, type GroupMember, type GroupOutcome } from '../groups';
+import type { DecisionColumns } from '../table/rolloutTable';
+import { IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from '../table/rolloutTable';
+import { COLUMN_PAGE } from '../table/columns';
+import { falsePositivesOf, type FalsePositive, type GroupMember, type GroupOutcome } from './groups';
 import { decideProf } from './prof';
 import type { RankInput } from './profMath';
 import { applyRule } from './decide';

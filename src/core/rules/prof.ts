@@ -9,14 +9,14 @@
  * small functions over typed arrays (no member, ranked or decision object per rollout), which the
  * engine compiles while they run.
  */
-import type { DecisionColumns } from '../rolloutTable';
-import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from '../rolloutTable';
+import type { DecisionColumns } from '../table/rolloutTable';
+import { IS_DECIDED, IS_KEPT, IS_PENALISED, IS_SCORED, REASONS } from '../table/rolloutTable';
 import type { ProfSettings } from '../profSettings';
 import { isPenalised, roundHalfEven, TIE_TOLERANCE } from './profMath';
-import { upperHalfFloor } from '../groups';
+import { upperHalfFloor } from './groups';
 import type { ReasonCode } from '../model';
-import { COLUMN_PAGE, COLUMN_PAGE_BITS } from '../columns';
-import { seededSample } from '../random';
+import { COLUMN_PAGE, COLUMN_PAGE_BITS } from '../table/columns';
+import { seededSample } from './random';
 
 const PAGE_MASK = COLUMN_PAGE - 1;
 

@@ -9,8 +9,8 @@
  * be merged from summaries, so a step made of several parts gets their weighted means and says so
  * in `approximate`. PROF groups never cross parts (each part was decided on its own).
  */
-import type { AnalysedRollout } from '../fileAnalysis';
-import type { FileReport } from '../fileReport';
+import type { AnalysedRollout } from '../report/fileAnalysis';
+import type { FileReport } from '../report/fileReport';
 
 /** What a step's summary needs from each analysed rollout (texts are never needed). */
 export type StepRollout = Pick<AnalysedRollout, 'group' | 'outcome' | 'decision' | 'responseChars'>;

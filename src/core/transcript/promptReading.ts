@@ -7,7 +7,7 @@
  */
 import { readGluedPrompt, readStrippedPrompt, type StrippedResult } from './stripped';
 import { mayHoldTags, readTagged, taggedTemplateOf } from './tagged';
-import { trimSpan } from '../textSpan';
+import { trimSpan } from './textSpan';
 import { readPlainDialogue } from './plainDialogue';
 import { MAX_ROLE_WORD, roleOf, type TemplateId, type Turn, type TurnRole } from './turns';
 

@@ -6,7 +6,7 @@
  */
 import { readTagged, taggedTemplateOf } from './tagged';
 import { roleLines } from './stripped';
-import { trimSpan } from '../textSpan';
+import { trimSpan } from './textSpan';
 import { Finder, MAX_ROLE_WORD, type TemplateId, type Turn } from './turns';
 
 /** A response read as turns; null from `readResponse` when it is one plain assistant turn. */

@@ -7,12 +7,12 @@
  * when the Rollout View or a panel asks for them.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { FileAnalysis } from '../../core/report/fileAnalysis';
 import type { SourceRecord } from '../../core/model';
-import { prepareRecord } from '../../core/prepareRollout';
-import { readLine, readLines, readText } from '../../core/reader';
+import { prepareRecord } from '../../core/formats/prepareRollout';
+import { readLine, readLines, readText } from '../../core/read/reader';
 import type { ProfSettings } from '../../core/profSettings';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import type { PromptReading } from '../../core/transcript/promptReading';
 import type { Turn } from '../../core/transcript/turns';
 import { Analyzer, type AnalyseOptions, type BegunBatch } from './analyse';

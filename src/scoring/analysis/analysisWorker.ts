@@ -5,7 +5,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { groupNamesOfAnalysis, rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/fileAnalysis';
+import { groupNamesOfAnalysis, rolloutCount, type AnalysedRollout, type FileAnalysis } from '../../core/report/fileAnalysis';
 import {
   isHostToWorker,
   packRawSteps,

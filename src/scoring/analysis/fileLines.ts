@@ -7,8 +7,8 @@
  * and joined once, when its end arrives (re-copying the pending bytes on every read made a 200 MB
  * line cost minutes and gigabytes).
  */
-import { LineBreakScanner } from '../../core/lineBreaks';
-import { MAX_LINE_BYTES, type TextLine } from '../../core/reader';
+import { LineBreakScanner } from '../../core/read/lineBreaks';
+import { MAX_LINE_BYTES, type TextLine } from '../../core/read/reader';
 import { InputFile } from '../inputs/inputFile';
 
 export interface FileLine extends TextLine {

@@ -5,7 +5,7 @@
  */
 import type { CasService } from '../../core/cas/casService';
 import { basename } from 'node:path';
-import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { FileAnalysis } from '../../core/report/fileAnalysis';
 import type { ThresholdSource } from '../../core/evaluation/thresholdChoice';
 import type { ProfSettings } from '../../core/profSettings';
 import { isModelChoice, type ScorerChoice } from '../../core/scorerChoice';
@@ -16,7 +16,7 @@ import { analyseText } from './analyse';
 import { analysePath, type LineIndex } from './analysePath';
 import { planCriticSend } from '../scorers/critic/sendPlan';
 import { adaptContextFor, firstLineOf } from '../inputs/traceTokenizer';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import { InputFile } from '../inputs/inputFile';
 import { ReadHash, type AnalysedFile } from '../inputs/analysedFile';
 import { describeModelFailure, type ModelScorers } from '../scorers/modelScorers';

@@ -11,7 +11,7 @@ import { askedFormatOfPrompt } from '../../core/answer/askedFormat';
 import { verlGsm8kAnswer, verlGsm8kEqual } from '../../core/answer/trainerRule';
 import type { FinalAnswer } from '../../core/answer/finalAnswer';
 import { assistantText } from '../../core/transcript/response';
-import { responseTurnsOf } from '../../core/rolloutText';
+import { responseTurnsOf } from '../../core/transcript/rolloutText';
 import { createBoundedGrader, type BoundedGrader } from '../../core/answer/boundedGrade';
 import { harnessNumericEqual } from '../../core/answer/harness';
 import type { CasService } from '../../core/cas/casService';

@@ -4,8 +4,8 @@
  * texts would not fit), so they are read back from the rollout's line on disk.
  */
 import type { AnalysedFile } from '../inputs/analysedFile';
-import type { AdaptContext } from '../../core/formatsTrainers';
-import type { AnalysedRollout, FileAnalysis } from '../../core/fileAnalysis';
+import type { AdaptContext } from '../../core/formats/trainers';
+import type { AnalysedRollout, FileAnalysis } from '../../core/report/fileAnalysis';
 import { summariseRollout, type AnalysisSource, type RolloutDetail } from '../../protocol/analysis';
 import { readRolloutTexts, type LineIndex } from './analysePath';
 

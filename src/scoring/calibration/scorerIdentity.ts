@@ -5,12 +5,12 @@
  * score` writes the model's identity there), `--model-name`, or `file:unnamed`.
  */
 import type { ScorerChoice } from '../../core/scorerChoice';
-import { readText } from '../../core/reader';
-import { recordStepScores } from '../../core/stepScoreFields';
-import type { Json } from '../../core/fields';
+import { readText } from '../../core/read/reader';
+import { recordStepScores } from '../../core/formats/stepScoreFields';
+import type { Json } from '../../core/formats/fields';
 import type { Scorer } from '../scorers/scorer';
 import { readInputLines } from '../inputs/inputLines';
-import { readLine } from '../../core/reader';
+import { readLine } from '../../core/read/reader';
 import { checkRegularFile } from '../inputs/inputFile';
 
 /** Records looked at to learn whether a file carries scores and from which model. */

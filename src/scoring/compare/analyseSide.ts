@@ -4,7 +4,7 @@
  * records of that step: a record's `step`/`global_step`, else the step in its file's name.
  */
 import type { Diagnostic } from '../../core/model';
-import type { FileAnalysis } from '../../core/fileAnalysis';
+import type { FileAnalysis } from '../../core/report/fileAnalysis';
 import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import { stepOfRecord } from '../../core/run/trainingStep';

@@ -6,11 +6,11 @@
  * next. A JSON array document, which has no lines to read back, is read whole once per search.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { adaptRecord } from '../../core/formats';
-import { readLine, readText } from '../../core/reader';
+import { adaptRecord } from '../../core/formats/adaptRecord';
+import { readLine, readText } from '../../core/read/reader';
 import type { FieldRole } from '../../core/profSettings';
 import type { SourceRecord } from '../../core/model';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
 import { LineSplitter } from '../analysis/fileLines';

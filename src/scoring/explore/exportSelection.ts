@@ -13,10 +13,10 @@
  * is written then.
  */
 import { resolve } from 'node:path';
-import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/keptLines';
-import { readLine, readText } from '../../core/reader';
+import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { readLine, readText } from '../../core/read/reader';
 import type { FieldRole } from '../../core/profSettings';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import { selectionLines, type RolloutPlaces, type SelectedOnLine } from '../../core/explore/selection';
 import { recordLocation } from '../../core/presentation/locationWords';
 import { readDocument } from '../analysis/analysePath';

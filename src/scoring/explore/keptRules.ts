@@ -4,8 +4,8 @@
  * (streamed from wherever the analysis keeps them, within a budget), then decided by the same
  * `compareRules` the CLI's `rules` runs, so both show the same numbers.
  */
-import { eachRollout, type FileAnalysis } from '../../core/fileAnalysis';
-import type { GroupMember } from '../../core/groups';
+import { eachRollout, type FileAnalysis } from '../../core/report/fileAnalysis';
+import type { GroupMember } from '../../core/rules/groups';
 import type { RuleDisagreement } from '../../core/explore/explorerQuery';
 import type { RolloutTextSource } from '../../core/explore/textSearch';
 import { compareRules, memberOf, type RulesComparison } from '../../core/rules/compareRules';

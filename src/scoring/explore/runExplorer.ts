@@ -10,7 +10,7 @@
 import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { CasService } from '../../core/cas/casService';
-import { eachRollout } from '../../core/fileAnalysis';
+import { eachRollout } from '../../core/report/fileAnalysis';
 import { buildExplorerTable, type ExplorerTable } from '../../core/explore/explorerTable';
 import { asRunPart, concatTables } from '../../core/explore/runTable';
 import { RunTexts } from '../../core/explore/runTexts';

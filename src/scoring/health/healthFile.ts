@@ -9,7 +9,7 @@ import type { CasService } from '../../core/cas/casService';
 import type { SourceRecord } from '../../core/model';
 import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
-import { eachRollout } from '../../core/fileAnalysis';
+import { eachRollout } from '../../core/report/fileAnalysis';
 import { StepHealthBuilder, type StepHealth } from '../../core/health/stepHealth';
 import { responseExtras, type ResponseExtras } from '../../core/health/tokenFields';
 import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';

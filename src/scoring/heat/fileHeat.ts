@@ -5,11 +5,11 @@
  * worked out once per analysis, over its first MAX_HEAT_ROLLOUTS rollouts; the heat of the
  * rollouts a surface asks for is kept (up to KEPT_ROLLOUTS) for the hovers that follow.
  */
-import { eachRollout, type AnalysedRollout } from '../../core/fileAnalysis';
+import { eachRollout, type AnalysedRollout } from '../../core/report/fileAnalysis';
 import type { Rollout, SourceRecord } from '../../core/model';
-import { prepareRecord, type PreparedRollout } from '../../core/prepareRollout';
-import { readText } from '../../core/reader';
-import { decodedToRaw, locateString } from '../../core/rawJson';
+import { prepareRecord, type PreparedRollout } from '../../core/formats/prepareRollout';
+import { readText } from '../../core/read/reader';
+import { decodedToRaw, locateString } from '../../core/read/rawJson';
 import { responseTokens, type ResponseTokens } from '../../core/tokens/tokenValues';
 import { placeTokenBytes, placeTokenTexts, type Placement } from '../../core/tokens/tokenPlacement';
 import { responseHeat, type HeatRun } from '../../core/tokens/tokenHeat';

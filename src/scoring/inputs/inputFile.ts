@@ -10,7 +10,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
-import { BINARY_SNIFF_BYTES, binaryKindOf, binaryMessage } from '../../core/binaryFiles';
+import { BINARY_SNIFF_BYTES, binaryKindOf, binaryMessage } from '../../core/read/binaryFiles';
 
 /** An input that is not a regular file, or that changed while it was being read. */
 export class InputFileError extends Error {

@@ -11,7 +11,7 @@
 import type { FileLine } from '../analysis/fileLines';
 import type { InputFile } from './inputFile';
 import { errorText } from '../../core/errorText';
-import { MAX_LINE_BYTES } from '../../core/reader';
+import { MAX_LINE_BYTES } from '../../core/read/reader';
 import { cellParsers, megabytes, rowText, sizeText, TextCache } from './parquetCells';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */

@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { SourceRecord } from '../../core/model';
-import { TraceDecodeError, type TokenDecoder } from '../../core/formatsTrainers';
+import { TraceDecodeError, type TokenDecoder } from '../../core/formats/trainers';
 import { isTraceDecoderToHost, type TraceDecoderToHost } from '../../protocol/traceDecoder';
 import { bundledWorkerPath } from '../cas/casClient';
 import { SupervisedWorker } from '../workers/supervisedWorker';

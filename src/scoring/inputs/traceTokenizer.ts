@@ -12,7 +12,7 @@ import { readdir as readdirCallback, realpath as realpathCallback, stat as statC
 import { promisify } from 'node:util';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import type { AdaptContext } from '../../core/formatsTrainers';
+import type { AdaptContext } from '../../core/formats/trainers';
 import { InputFile } from './inputFile';
 import { readSideFile } from './sideFiles';
 import { TraceDecoder } from './traceDecoder';

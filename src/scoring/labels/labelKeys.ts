@@ -5,7 +5,7 @@
  * never all in memory together.
  */
 import { rolloutKey, stepKey } from '../../core/labels/contentKey';
-import { rolloutCount } from '../../core/fileAnalysis';
+import { rolloutCount } from '../../core/report/fileAnalysis';
 import type { RolloutKeys } from '../../protocol/analysis';
 import { fullDetails, type KeptAnalysis } from '../analysis/rolloutDetails';
 

@@ -3,7 +3,7 @@
  * (each slice's parsed records die young), a parquet file's rows, a `.json` document whole (it is
  * one value).
  */
-import { readLines, readText } from '../../core/reader';
+import { readLines, readText } from '../../core/read/reader';
 import type { RecordBatch } from './summariseRecords';
 import { InputFile } from '../inputs/inputFile';
 import { readInputLines } from '../inputs/inputLines';

@@ -11,7 +11,7 @@ import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { classifyRunFiles, isLayoutFolder, needsRolloutCheck, RUN_LAYOUT_NAMES, type RunLayout, type RunSplit } from '../../core/run/runLayout';
 import { compareRunFiles } from '../../core/run/trainingStep';
-import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
+import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/formats/rolloutDetection';
 import type { FieldRole } from '../../core/profSettings';
 import { fileKind } from '../inputs/inputFile';
 

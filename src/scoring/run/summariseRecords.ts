@@ -12,8 +12,8 @@ import { partFromAnalysis, type StepPart } from '../../core/run/stepSummary';
 import { stepOfFileName, stepOfRecord } from '../../core/run/trainingStep';
 import type { FileFigures } from '../../core/run/runSummary';
 import { Analyzer } from '../analysis/analyse';
-import type { AdaptContext } from '../../core/formatsTrainers';
-import { eachBrief } from '../../core/fileAnalysis';
+import type { AdaptContext } from '../../core/formats/trainers';
+import { eachBrief } from '../../core/report/fileAnalysis';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { Scorer } from '../scorers/scorer';
 

@@ -5,7 +5,7 @@
  */
 import type { StepScoring } from '../../core/model';
 import { isModelChoice, type ScorerChoice } from '../../core/scorerChoice';
-import type { PreparedRollout } from '../../core/prepareRollout';
+import type { PreparedRollout } from '../../core/formats/prepareRollout';
 import type { ScoreItem, ScoreOptions, Scorer, ScorerInfo } from './scorer';
 import { scoreFromFile } from './fileScorer';
 import { createCheckerScorer } from './checker/checkerScorer';

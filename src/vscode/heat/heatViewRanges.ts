@@ -4,8 +4,8 @@
  * step is a line and column counted from there. A run is cut at step ends (the text between steps
  * is not shown). Pure: no `vscode` import; one pass over each step's text.
  */
-import { splitTextLines } from '../../core/lineBreaks';
-import { trimSpan } from '../../core/textSpan';
+import { splitTextLines } from '../../core/read/lineBreaks';
+import { trimSpan } from '../../core/transcript/textSpan';
 
 /** A tinted range of the view: 0-based lines and columns, end exclusive. */
 export interface ViewRange {

@@ -4,7 +4,7 @@
  * the suspected-false-positive flag's on labelled correct answers, and the paper's audit). Pure
  * (no `vscode` import): built from the host's rollout summaries and the labels matched to them.
  */
-import { auditFigures } from '../../core/flawAudit';
+import { auditFigures } from '../../core/rules/flawAudit';
 import { hasVerdict, type EvaluationItem } from '../../core/evaluation/firstError';
 import { flagAgreement } from '../../core/evaluation/flagAgreement';
 import type { LabelMatch } from '../../core/labels/labelMatch';

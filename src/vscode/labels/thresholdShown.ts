@@ -4,7 +4,7 @@
  * or an uncalibrated default for any other scorer. Pure (no `vscode` import).
  */
 import { chooseThreshold } from '../../core/evaluation/thresholdChoice';
-import { thresholdText } from '../../core/presentation/thresholdWords';
+import { thresholdText } from '../../core/evaluation/thresholdWords';
 import type { AnalysisSummary } from '../../protocol/analysis';
 
 export interface ShownThresholdInput {

@@ -3,14 +3,14 @@
  * bytes of their lines (a grouped line trimmed to its kept responses), and one decision line per
  * rollout. Decisions can be taken again under what-if settings first. Pure: no `vscode` import.
  */
-import { NOT_SUSPECTED } from '../../core/groups';
+import { NOT_SUSPECTED } from '../../core/rules/groups';
 import { decideAll } from '../../core/rules/decideList';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { csvCell } from '../../core/presentation/csvCell';
-import { decisionLine, groupIds } from '../../core/decisionLines';
-import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/keptLines';
-import { LineBreakScanner } from '../../core/lineBreaks';
-import { readText } from '../../core/reader';
+import { decisionLine, groupIds } from '../../core/lines/decisionLines';
+import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { LineBreakScanner } from '../../core/read/lineBreaks';
+import { readText } from '../../core/read/reader';
 import type { ProfSettings } from '../../core/profSettings';
 import type { RolloutSummary } from '../../protocol/analysis';
 import { rankScores } from './panelData';

@@ -4,7 +4,7 @@
  */
 import { flawedOf } from '../../core/rules/decide';
 import type { RowSignals } from '../../core/rules/profMath';
-import { groupIds } from '../../core/decisionLines';
+import { groupIds } from '../../core/lines/decisionLines';
 import { readAsText, turnLabel } from '../../core/presentation/readingWords';
 import type { PromptTurn } from '../../core/transcript/promptReading';
 import type { ProfSettings } from '../../core/profSettings';

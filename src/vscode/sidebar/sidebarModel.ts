@@ -6,7 +6,7 @@
  */
 import type { StepSummary } from '../../core/run/stepSummary';
 import type { RolloutSummary } from '../../protocol/analysis';
-import { groupIds } from '../../core/decisionLines';
+import { groupIds } from '../../core/lines/decisionLines';
 import { clip, formatScore } from '../../core/presentation/numbers';
 import { rolloutLocation } from '../../core/presentation/locationWords';
 import { outcomeLabel } from '../../core/presentation/outcomeWords';

@@ -8,7 +8,7 @@
 import { open, stat } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import type * as vscode from 'vscode';
-import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/rolloutDetection';
+import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/formats/rolloutDetection';
 import { readSettings } from '../settings';
 
 /** The editor hands larger files to no extension: those open through Open Large Rollout File. */

@@ -4,7 +4,7 @@
  * `tsconfig.json` gets no analysis, no model, no marks.
  */
 import * as vscode from 'vscode';
-import { holdsRollouts, prefixEnd } from '../../core/rolloutDetection';
+import { holdsRollouts, prefixEnd } from '../../core/formats/rolloutDetection';
 import { readSettings } from '../settings';
 
 /** Documents that may hold rollouts: JSON Lines and JSON files (whether they do is `holdsRolloutRecords`'s call). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
 import type { CliIo } from '../../../src/cli/io';
-import { wilsonInterval } from '../../../src/core/flawAudit';
+import { wilsonInterval } from '../../../src/core/rules/flawAudit';
 import { startFakeChatServer, type FakeChatServer } from '../scoring/scorers/critic/fakeChatServer';
 
 let dir: string;

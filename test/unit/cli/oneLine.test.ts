@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { readFileLines } from '../../../src/scoring/analysis/fileLines';
-import { readLine } from '../../../src/core/reader';
+import { readLine } from '../../../src/core/read/reader';
 
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-one-line-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

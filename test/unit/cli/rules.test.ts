@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runCli } from '../../../src/cli/main';
 import { compareRules } from '../../../src/core/rules/compareRules';
-import type { GroupMember } from '../../../src/core/groups';
+import type { GroupMember } from '../../../src/core/rules/groups';
 import { resolveSettings } from '../../../src/core/profSettings';
 
 const ROOT = join(__dirname, '../../..');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { fakeScore, startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
-import { splitSteps } from '../../../src/core/steps';
+import { splitSteps } from '../../../src/core/steps/splitSteps';
 
 const ROOT = join(__dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/gsm-rollouts.jsonl');

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { adaptRecord } from '../../../src/core/formats';
+import { adaptRecord } from '../../../src/core/formats/adaptRecord';
 import { fakeScore, startFakeServer, type FakeServer } from '../scoring/scorers/http/fakePoolingServer';
 
 // prime-rl episodes whose errored traces (no `nodes`) sit at the start, middle and end: `score`

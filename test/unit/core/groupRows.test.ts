@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analysePath } from '../../../src/scoring/analysis/analysePath';
-import { groupRowsOf } from '../../../src/core/groupRows';
-import { eachRollout, eachSuspected, groupIdsOfAnalysis, type FileAnalysis } from '../../../src/core/fileAnalysis';
+import { groupRowsOf } from '../../../src/core/lines/groupRows';
+import { eachRollout, eachSuspected, groupIdsOfAnalysis, type FileAnalysis } from '../../../src/core/report/fileAnalysis';
 
 const dir = mkdtempSync(join(tmpdir(), 'prof-lens-group-rows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

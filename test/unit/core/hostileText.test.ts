@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { extractAnswer } from '../../../src/core/answer/extract';
 import { findBoxes } from '../../../src/core/answer/boxed';
 import { gradeFast } from '../../../src/core/answer/gradeAnswer';
-import { splitSteps } from '../../../src/core/steps';
+import { splitSteps } from '../../../src/core/steps/splitSteps';
 import { validateSettings, resolveSettings } from '../../../src/core/profSettings';
-import { finalLineAnswer } from '../../../src/core/formatsLabelled';
+import { finalLineAnswer } from '../../../src/core/formats/labelled';
 import { judgeStep } from '../../../src/scoring/scorers/checker/stepCheck';
 
 const BOUND_MS = 3000;

@@ -7,12 +7,12 @@
  * `function_call`, `function_call_output`, `reasoning`).
  */
 import { describe, expect, it } from 'vitest';
-import { readText } from '../../../src/core/reader';
-import { prepareRecord, type PreparedRollout } from '../../../src/core/prepareRollout';
+import { readText } from '../../../src/core/read/reader';
+import { prepareRecord, type PreparedRollout } from '../../../src/core/formats/prepareRollout';
 import { resolveSettings } from '../../../src/core/profSettings';
 import type { Diagnostic } from '../../../src/core/model';
 import { analyseText } from '../../../src/scoring/analysis/analyse';
-import { eachRollout } from '../../../src/core/fileAnalysis';
+import { eachRollout } from '../../../src/core/report/fileAnalysis';
 
 function read(lines: unknown[]): { rollouts: PreparedRollout[]; diagnostics: Diagnostic[] } {
   const records = readText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'gym.jsonl');

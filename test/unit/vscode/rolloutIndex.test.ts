@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutSummary } from '../../../src/protocol/analysis';
 import { RolloutIndex } from '../../../src/vscode/rolloutIndex';
-import { NOT_SUSPECTED } from '../../../src/core/groups';
+import { NOT_SUSPECTED } from '../../../src/core/rules/groups';
 import { rolloutFacts } from '../../../src/core/presentation/rolloutFacts';
 
 function rollout(id: number, line: number, group: string, scores: number[], suspected = false): RolloutSummary {

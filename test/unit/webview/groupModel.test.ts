@@ -5,7 +5,7 @@ import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { summariseRollout } from '../../../src/protocol/analysis';
 import type { RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
-import type { FileAnalysis } from '../../../src/core/fileAnalysis';
+import type { FileAnalysis } from '../../../src/core/report/fileAnalysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
 import { countGroup, isSameWhatIf, lineCell, rowsPerLine, recompute, sortRows, whatIfOf } from '../../../webview/groupModel';
 import { penaltyReason } from '../../../src/core/presentation/penaltyWords';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { analyseText } from '../../../src/scoring/analysis/analyse';
 import { summariseRollout, type RolloutDetail } from '../../../src/protocol/analysis';
 import type { GroupData } from '../../../src/protocol/panel';
-import type { FileAnalysis } from '../../../src/core/fileAnalysis';
+import type { FileAnalysis } from '../../../src/core/report/fileAnalysis';
 import { groupData } from '../../../src/vscode/panel/panelData';
 import { isSameWhatIf, recompute, whatIfOf } from '../../../webview/groupModel';
 import { fieldsOf, paramFieldsOf, parseRuleParams, parseWhatIf } from '../../../webview/whatIfForm';

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { SourceRecord } from '../../../core/model';
-import { prepareRecord } from '../../../core/prepareRollout';
-import { readLine, readText } from '../../../core/reader';
+import { prepareRecord } from '../../../core/formats/prepareRollout';
+import { readLine, readText } from '../../../core/read/reader';
 import { resolveSettings, type ProfSettings } from '../../../core/profSettings';
 import type { ModelConfig } from '../../../protocol/modelConfig';
 import type { AnalysisSource, SendPlan } from '../../../protocol/analysis';

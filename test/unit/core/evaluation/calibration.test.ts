@@ -8,7 +8,7 @@ import { bestThreshold, calibrate, candidateThresholds, simplestIn, splitInHalve
 import { evaluateFirstError, type EvaluationItem } from '../../../../src/core/evaluation/firstError';
 import { flagAgreement } from '../../../../src/core/evaluation/flagAgreement';
 import { chooseThreshold, type Calibration } from '../../../../src/core/evaluation/thresholdChoice';
-import { thresholdText } from '../../../../src/core/presentation/thresholdWords';
+import { thresholdText } from '../../../../src/core/evaluation/thresholdWords';
 
 const item = (stepScores: number[], firstErrorStep: number): EvaluationItem => ({ subset: 'all', stepScores, firstErrorStep });
 const ITEMS = [

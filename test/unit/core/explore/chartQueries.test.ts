@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartQuery } from '../../../../src/core/explore/chartQueries';
 import { parseExplorerQuery } from '../../../../src/core/explore/explorerQuery';
-import { queryTitle } from '../../../../src/core/presentation/explorerWords';
+import { queryTitle } from '../../../../src/core/explore/explorerWords';
 
 describe('chartQuery', () => {
   it('gives each chart its meaning as a filter or sort', () => {

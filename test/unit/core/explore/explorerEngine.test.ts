@@ -11,7 +11,7 @@ import { buildExplorerTable } from '../../../../src/core/explore/explorerTable';
 import { ExplorerEngine, MAX_PAGE_ROWS } from '../../../../src/core/explore/explorerEngine';
 import { QueryError, type ExplorerFilter, type ExplorerSort } from '../../../../src/core/explore/explorerQuery';
 import { memoryTexts } from '../../../../src/core/explore/textSearch';
-import type { FileAnalysis } from '../../../../src/core/fileAnalysis';
+import type { FileAnalysis } from '../../../../src/core/report/fileAnalysis';
 
 let small: ExplorerEngine;
 let example: ExplorerEngine;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { emptyQuery, parseExplorerQuery, queryKey, QueryError } from '../../../../src/core/explore/explorerQuery';
-import { queryTitle } from '../../../../src/core/presentation/explorerWords';
+import { queryTitle } from '../../../../src/core/explore/explorerWords';
 import { sortRows } from '../../../../src/core/explore/stableSort';
 
 describe('parseExplorerQuery', () => {

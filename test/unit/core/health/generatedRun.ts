@@ -3,7 +3,7 @@
 // every machine; nothing is committed but this generator.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mulberry32 } from '../../../../src/core/random';
+import { mulberry32 } from '../../../../src/core/rules/random';
 import type { DetectorId } from '../../../../src/core/health/healthTypes';
 import type { HealthRollout } from '../../../../src/core/health/stepHealth';
 import { responseExtras } from '../../../../src/core/health/tokenFields';

@@ -5,7 +5,7 @@ import { repetitionIn } from '../../../../src/core/health/repetition';
 import { rewardVisibleIn } from '../../../../src/core/health/rewardVisible';
 import { findOnset } from '../../../../src/core/health/onset';
 import { responseExtras } from '../../../../src/core/health/tokenFields';
-import { mulberry32 } from '../../../../src/core/random';
+import { mulberry32 } from '../../../../src/core/rules/random';
 
 const REASONING = 'First we add 12 and 30 to get 42. Then we check the sum by subtracting 30 from 42, which gives 12 again.';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysedRollout } from '../../../../src/core/fileAnalysis';
-import { NOT_SUSPECTED } from '../../../../src/core/groups';
+import type { AnalysedRollout } from '../../../../src/core/report/fileAnalysis';
+import { NOT_SUSPECTED } from '../../../../src/core/rules/groups';
 import { evidenceLine } from '../../../../src/core/presentation/evidence';
 import { formatScoreBeside, formatScoresApart } from '../../../../src/core/presentation/numbers';
 import { outcomeLine } from '../../../../src/core/presentation/outcomeWords';

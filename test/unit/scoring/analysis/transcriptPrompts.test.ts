@@ -11,8 +11,8 @@ import { createHttpScorer } from '../../../../src/scoring/scorers/http/httpScore
 import { createCriticScorer } from '../../../../src/scoring/scorers/critic/criticScorer';
 import { buildPrmInput } from '../../../../src/scoring/scorers/profiles/prmInput';
 import { parseProfileManifest, resolveProfile } from '../../../../src/scoring/scorers/profiles/profile';
-import { prepareRecord } from '../../../../src/core/prepareRollout';
-import { readText } from '../../../../src/core/reader';
+import { prepareRecord } from '../../../../src/core/formats/prepareRollout';
+import { readText } from '../../../../src/core/read/reader';
 import { resolveSettings } from '../../../../src/core/profSettings';
 import { qwenTokenizer } from '../scorers/onnx/fixtures';
 import { startFakeServer, type FakeServer } from '../scorers/http/fakePoolingServer';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Calibration } from '../../../../src/core/evaluation/thresholdChoice';
-import { thresholdText } from '../../../../src/core/presentation/thresholdWords';
+import { thresholdText } from '../../../../src/core/evaluation/thresholdWords';
 import { analysisThreshold } from '../../../../src/scoring/calibration/analysisThreshold';
 import { storeCalibration } from '../../../../src/scoring/calibration/calibrationStore';
 import { analyseWithModel } from '../../../../src/scoring/analysis/modelAnalysis';

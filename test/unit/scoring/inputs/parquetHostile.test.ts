@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../src/cli/main';
-import { readLines } from '../../../../src/core/reader';
+import { readLines } from '../../../../src/core/read/reader';
 import { analysePath } from '../../../../src/scoring/analysis/analysePath';
 import { readInputLines } from '../../../../src/scoring/inputs/inputLines';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readText } from '../../../../src/core/reader';
+import { readText } from '../../../../src/core/read/reader';
 import { summariseRecords, type RecordBatch } from '../../../../src/scoring/run/summariseRecords';
 
 const line = (step: Record<string, unknown>, group: string, correct: boolean, scores: number[]): string =>

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseText } from '../../../../src/scoring/analysis/analyse';
 import { summariseRollout, type RolloutDetail } from '../../../../src/protocol/analysis';
-import { groupNamesOfAnalysis, type FileAnalysis } from '../../../../src/core/fileAnalysis';
+import { groupNamesOfAnalysis, type FileAnalysis } from '../../../../src/core/report/fileAnalysis';
 import { MAX_GROUP_TEXT_CHARS, MAX_SHOWN_STEPS, MAX_STEP_CHARS, dashboardData, groupData, groupLabels, rankScores } from '../../../../src/vscode/panel/panelData';
 
 let analysis: FileAnalysis;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AnalysedRollout } from '../../../../../src/core/fileAnalysis';
+import type { AnalysedRollout } from '../../../../../src/core/report/fileAnalysis';
 import { evaluateFirstError, evaluationItems, firstErrorOf } from '../../../../../src/core/evaluation/firstError';
 import { analyseText } from '../../../../../src/scoring/analysis/analyse';
 
