@@ -31,7 +31,7 @@ export interface HoverInput {
   /** The source file's URI (as a string), for the command links. */
   source: string;
   commands: HoverCommands;
-  /** The token heat of the step (or rollout) in words (`core/presentation/heatWords.ts`), when the tint is on. */
+  /** The token heat of the step (or rollout) in words (`core/tokens/heatWords.ts`), when the tint is on. */
   heat?: readonly string[];
 }
 

@@ -12,7 +12,7 @@ import { labelBadge } from './labels/labelFigures';
 import { LABEL_HOVER_COMMANDS, labelHoverLines } from './labels/labelHover';
 import type { LabelsController } from './labels/labelsController';
 import type { HeatController } from './heat/heatController';
-import { heatLines } from '../core/presentation/heatWords';
+import { heatLines } from '../core/tokens/heatWords';
 
 /** What hovers read of the token heat. */
 export type HeatHoverSource = Pick<HeatController, 'isOn' | 'heatOf' | 'knownHotStep'>;

@@ -34,19 +34,7 @@ export interface DecisionSource {
   falsePositive: FalsePositive;
 }
 
-/**
- * Readable group ids: the file's uid/group id when it has one, else `g<n>` in order of first
- * appearance. Only explicit group keys qualify: a per-record id is never a group.
- */
-export function groupIds(rollouts: Iterable<Pick<DecisionSource, 'group'>>): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const r of rollouts) {
-    if (ids.has(r.group)) continue;
-    const keyed = /^(uid|group|group_id|prompt_id|problem_id)=(.*)$/s.exec(r.group);
-    ids.set(r.group, keyed && !r.group.includes('\u0000') ? keyed[2]! : `g${ids.size + 1}`);
-  }
-  return ids;
-}
+export { groupIds } from '../report/groupIds';
 
 /** The decision line of one rollout. */
 export function decisionLine(r: DecisionSource, groupId: string): DecisionLine {

@@ -9,7 +9,7 @@ import type { FileReport } from './fileReport';
 import type { ProfSettings } from '../profSettings';
 import type { RolloutTable } from '../table/rolloutTable';
 import { decodedToRaw, locateString } from '../read/rawJson';
-import { groupIds } from '../lines/decisionLines';
+import { groupIds } from './groupIds';
 import { SUSPECTED_BIT } from '../rules/falsePositiveMask';
 
 export type { AnalysedRollout };

@@ -14,7 +14,7 @@ import { byteVocabOf, type ByteVocab } from '../../../../src/core/tokens/byteVoc
 import { placeTokenBytes, placeTokenTexts } from '../../../../src/core/tokens/tokenPlacement';
 import { heatBucket, responseHeat } from '../../../../src/core/tokens/tokenHeat';
 import { hotSteps } from '../../../../src/core/tokens/hotSteps';
-import { heatLines } from '../../../../src/core/presentation/heatWords';
+import { heatLines } from '../../../../src/core/tokens/heatWords';
 import { qwenTokenizerDir } from '../../scoring/inputs/qwenFiles';
 
 const TRAINERS = join(__dirname, '../../../fixtures/trainers');

@@ -2,8 +2,8 @@
  * Token heat in words, for hovers: a step's (or a response's) mean and extreme log-probability
  * and entropy, and why the tokens are not placed on the text when they are not.
  */
-import type { HeatFigure, StepHeat } from '../tokens/tokenHeat';
-import type { HotStep } from '../tokens/hotSteps';
+import type { HeatFigure, StepHeat } from './tokenHeat';
+import type { HotStep } from './hotSteps';
 
 function num(v: number): string {
   return v.toFixed(3).replace(/^-/, '−');
