@@ -14,6 +14,7 @@ import type { AnalysisStore } from '../analysisStore';
 import { PANEL_STYLES, WebviewPanelHost, type PanelDeclaration } from '../webviewPanel';
 import { errorText } from '../../core/errorText';
 import { SupersededQueries } from './supersededQueries';
+import { showError } from '../notify';
 import type { RunSplit } from '../../core/run/runLayout';
 import type { RunExplorerClient } from '../../scoring/explore/runExplorerClient';
 import type { RunReading } from '../../scoring/explore/runRequests';
@@ -202,7 +203,7 @@ export class ExplorerPanel implements vscode.Disposable {
       const line = Math.max(0, place.line - 1);
       await vscode.window.showTextDocument(vscode.Uri.file(place.file), { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(line, 0, line, 0), preview: false });
     } catch (error) {
-      void vscode.window.showErrorMessage(`PROF Lens: cannot open the rollout: ${errorText(error)}`);
+      void showError(`PROF Lens: cannot open the rollout: ${errorText(error)}`);
     }
   }
 
