@@ -76,7 +76,7 @@ describe('runs by their paths, and newer trainers\' dumps', () => {
     const frame = await openRun(null, 'runs');
     await expect.poll(() => frame.locator('[data-chart="chart-accuracy"] circle.point-step.run-0').count(), { timeout: 60_000 }).toBe(3);
     expect(await legend(frame)).toEqual([
-      'runs · 3 steps in 3 files · read as the run in qwen2.5-math-1.5b-r1zero/; left out 5 files that hold no rollouts: config.json, eval_summary_step_000100.json, eval_summary_step_000200.json, eval_summary_step_000300.json, metrics.jsonl remove',
+      'runs · 3 steps in 3 files · read as the run in qwen2.5-math-1.5b-r1zero/; left out 5 files that hold no rollouts: config.json, eval_summary_step_000100.json, eval_summary_step_000200.json, eval_summary_step_000300.json, metrics.jsonl explore all rollouts remove',
     ]);
     expect(await frame.locator('.problems').isHidden()).toBe(true);
     await workbench.screenshot('run-layouts-01-parent-folder');

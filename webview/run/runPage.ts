@@ -136,8 +136,9 @@ export class RunPage {
   private legendItem(run: RunView, index: number): HTMLElement {
     const remove = h('button', { className: 'link', text: 'remove', attrs: { type: 'button', 'aria-label': `Remove run ${run.label}` } });
     remove.addEventListener('click', () => this.channel.post({ type: 'removeRun', runId: run.id }));
-    const explore = h('button', { className: 'link explore-run', text: 'explore all rollouts', attrs: { type: 'button', 'aria-label': `Open the Rollout Explorer over every step of ${run.label}` } });
-    explore.addEventListener('click', () => this.channel.post({ type: 'exploreRun', runId: run.id }));
+    // A run with no step file has no rollouts to explore: no link that would open an empty table.
+    const explore = run.files > 0 || run.progress ? h('button', { className: 'link explore-run', text: 'explore all rollouts', attrs: { type: 'button', 'aria-label': `Open the Rollout Explorer over every step of ${run.label}` } }) : null;
+    explore?.addEventListener('click', () => this.channel.post({ type: 'exploreRun', runId: run.id }));
     const status = run.progress
       ? `reading ${run.progress.filesDone} of ${run.progress.filesTotal} files…`
       : `${run.totalSteps} step${run.totalSteps === 1 ? '' : 's'} in ${run.files} file${run.files === 1 ? '' : 's'}${run.stride > 1 ? ` (every ${run.stride}th shown)` : ''}`;
@@ -145,7 +146,7 @@ export class RunPage {
     const layout = run.layout ? h('span', { className: 'muted layout', text: ` · read as ${run.layout}` }) : null;
     return h('li', {
       attrs: { title: run.location, 'data-run': run.id },
-      children: [h('span', { className: `swatch run-${index % 6}`, attrs: { 'aria-hidden': 'true' } }), h('strong', { text: run.label }), h('span', { className: 'muted', text: ` · ${status}` }), layout, modelNote, ' ', explore, ' ', remove],
+      children: [h('span', { className: `swatch run-${index % 6}`, attrs: { 'aria-hidden': 'true' } }), h('strong', { text: run.label }), h('span', { className: 'muted', text: ` · ${status}` }), layout, modelNote, ' ', ...(explore ? [explore, ' '] : []), remove],
     });
   }
 
