@@ -160,7 +160,12 @@ describe('the Run Dashboard', () => {
     expect((await rowTexts()).find((t) => t.startsWith('candidate'))).toMatch(/^candidate 8 steps · accuracy \d+\.\d% → \d+\.\d%( · ⚠ \d+)?$/);
     // The removed run is gone from the sidebar too.
     expect((await rowTexts()).some((t) => t.startsWith('baseline'))).toBe(false);
-    await run.click();
+    // The tree redraws as the open file's groups arrive: a click can land on a row that moved. Expand
+    // the run until the tree says it is expanded (a click on an expanded row would fold it again).
+    await expect.poll(async () => {
+      if ((await run.getAttribute('aria-expanded')) !== 'true') await run.click({ timeout: 5_000 }).catch(() => undefined);
+      return run.getAttribute('aria-expanded');
+    }, { timeout: 30_000, interval: 1_000 }).toBe('true');
     await expect.poll(rowTexts).toContainEqual(expect.stringMatching(/^step 20 [\d,]+ rollouts · accuracy \d+\.\d%/));
     expect((await rowTexts()).filter((t) => t.startsWith('step '))).toHaveLength(8);
     await workbench.screenshot('run-07-sidebar');
