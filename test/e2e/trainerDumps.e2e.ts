@@ -72,10 +72,15 @@ describe('trainer dumps in the editor', () => {
   test('a row of the group opens the Rollout View: the question, then the steps', async () => {
     const group = await panelFrame(workbench.page, /PROF group/);
     await group.locator('tr.rollout').first().click();
-    await workbench.page.locator('.tab.active[aria-label*="rollout"]').waitFor({ timeout: 30_000 });
-    await expect.poll(() => workbench.visibleEditorText(), { timeout: 20_000 }).toContain('## Question');
+    const tab = workbench.page.locator('.tab.active[aria-label*="rollout"]');
+    await tab.waitFor({ timeout: 30_000 });
+    // The view opens in the group beside the panel, and the focus may stay with the panel: read the
+    // editor of the group that holds the view's tab, not whichever group is focused.
+    const view = workbench.page.locator('.editor-group-container', { has: tab }).locator('.monaco-editor .view-lines').first();
+    const viewText = async (): Promise<string> => (await view.innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(viewText, { timeout: 20_000 }).toContain('## Question');
     // The Rollout View wraps long lines: the checks read the text with the wraps joined.
-    const text = (await workbench.visibleEditorText()).replace(/\n/g, '');
+    const text = (await viewText()).replace(/\n/g, '');
     expect(text).toContain('- Read as: TRL completions; question read from a chat transcript (ChatML, special tokens stripped)');
     expect(text).toMatch(/- Rewards in the file: accuracy_reward \d \(the outcome\) · format_reward \d · advantage/);
     expect(text).toContain('## System prompt (folded');
