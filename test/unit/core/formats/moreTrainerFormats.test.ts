@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readText } from '../../../../src/core/read/reader';
 import { prepareRecord, type PreparedRollout } from '../../../../src/core/formats/prepareRollout';
+import { prepareText } from './prepareText';
 import { resolveSettings } from '../../../../src/core/profSettings';
 import type { Diagnostic } from '../../../../src/core/model';
 import { keptLineText } from '../../../../src/core/lines/keptLines';
@@ -18,15 +18,7 @@ const JANET = (JSON.parse(readFileSync(join(__dirname, '../../../fixtures/data/g
 
 function read(path: string): { rollouts: PreparedRollout[]; diagnostics: Diagnostic[]; raw: string[] } {
   const text = readFileSync(join(TRAINERS, path), 'utf8');
-  const records = readText(text, path);
-  const rollouts: PreparedRollout[] = [];
-  const diagnostics = [...records.diagnostics];
-  for (const record of records.records) {
-    const prepared = prepareRecord(record, { settings: resolveSettings(), rawOffsets: true, firstId: rollouts.length });
-    rollouts.push(...prepared.rollouts);
-    diagnostics.push(...prepared.diagnostics);
-  }
-  return { rollouts, diagnostics, raw: text.split('\n') };
+  return { ...prepareText(text, path), raw: text.split('\n') };
 }
 
 function groupSizes(rollouts: readonly PreparedRollout[]): Map<string, number> {

@@ -7,23 +7,14 @@
  * `function_call`, `function_call_output`, `reasoning`).
  */
 import { describe, expect, it } from 'vitest';
-import { readText } from '../../../src/core/read/reader';
-import { prepareRecord, type PreparedRollout } from '../../../src/core/formats/prepareRollout';
-import { resolveSettings } from '../../../src/core/profSettings';
-import type { Diagnostic } from '../../../src/core/model';
-import { analyseText } from '../../../src/scoring/analysis/analyse';
-import { eachRollout } from '../../../src/core/report/fileAnalysis';
+import type { PreparedRollout } from '../../../../src/core/formats/prepareRollout';
+import { prepareText } from './prepareText';
+import type { Diagnostic } from '../../../../src/core/model';
+import { analyseText } from '../../../../src/scoring/analysis/analyse';
+import { eachRollout } from '../../../../src/core/report/fileAnalysis';
 
 function read(lines: unknown[]): { rollouts: PreparedRollout[]; diagnostics: Diagnostic[] } {
-  const records = readText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'gym.jsonl');
-  const rollouts: PreparedRollout[] = [];
-  const diagnostics = [...records.diagnostics];
-  for (const record of records.records) {
-    const prepared = prepareRecord(record, { settings: resolveSettings(), rawOffsets: true, firstId: rollouts.length });
-    rollouts.push(...prepared.rollouts);
-    diagnostics.push(...prepared.diagnostics);
-  }
-  return { rollouts, diagnostics };
+  return prepareText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'gym.jsonl');
 }
 
 const message = (text: string) => ({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
