@@ -21,7 +21,9 @@ export interface RunProgressView {
   files: number;
   filesRead: number;
   rows: number;
+  /** Files that could not be read, each with why (the first few). */
   problems: string[];
+  /** Said when texts past the limit are not kept. */
   note: string | null;
   done: boolean;
 }

@@ -24,6 +24,7 @@ import { fileBatches } from '../run/fileBatches';
 import { adaptContextFor } from '../inputs/traceTokenizer';
 import { runFilesOf } from '../run/runLayoutFiles';
 import type { RunSplit } from '../../core/run/runLayout';
+import type { RunProgressView } from '../../protocol/runExplorer';
 
 /** Text a run keeps for search, at most: 512 MiB (estimated). */
 export const RUN_TEXT_BYTES = 512 * 1024 * 1024;
@@ -37,17 +38,8 @@ export interface RunReadOptions {
   signal?: AbortSignal;
 }
 
-/** How far a run's reading has come. */
-export interface RunProgress {
-  files: number;
-  filesRead: number;
-  rows: number;
-  /** Files that could not be read, each with why (the first few). */
-  problems: string[];
-  /** Said when texts past the limit are not kept. */
-  note: string | null;
-  done: boolean;
-}
+/** How far a run's reading has come: the shape the Explorer's channel carries. */
+export type RunProgress = RunProgressView;
 
 /** Problems listed; the rest are counted. */
 const MAX_PROBLEMS = 5;
