@@ -7,18 +7,21 @@
  * `num_remains_in_group` ≥ the group's size; such a group is kept whole. Without
  * `num_remains_in_group` the reference does not filter (plain GRPO).
  */
-import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
+import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
 
-export const GFPO_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'gfpo',
   title: 'GFPO',
+  summary: 'GFPO: keep the num_remains_in_group shortest (or most reward per token).',
+  order: 30,
   reference: 'huggingface/trl trl/experimental/gfpo/gfpo_trainer.py (group_filter_func, num_remains_in_group)',
   reads: ['outcome', 'reward', 'length'],
   params: [
     { name: 'num_remains_in_group', kind: 'count', default: null, words: 'rollouts kept per group (unset: no filtering)' },
     { name: 'group_filter_func', kind: 'choice', default: 'length', choices: ['length', 'reward_per_token'], words: 'what ranks a group: shortest first, or most reward per character' },
   ],
-  reasons: { 'dropped-ranked-out': 'not among the num_remains_in_group best by the group filter' },
+  // Also gives PROF's kept-small-group, to a group no larger than num_remains_in_group.
+  reasons: [{ code: 'dropped-ranked-out', words: 'dropped: not among those the rule keeps by its order', short: 'dropped, ranked out' }],
   decideGroup,
 };
 
