@@ -20,11 +20,13 @@ export const REASON_CODES = [
   'not-ranked-non-binary',
   'not-ranked-no-scores',
   'kept-zero-advantage',
+  'kept-within-quota',
   'kept-no-signal',
   'dropped-equal-rewards',
   'dropped-outside-band',
   'dropped-ranked-out',
   'dropped-flawed-positive',
+  'dropped-below-sample-size',
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -43,11 +45,13 @@ export const REASON_WORDS: Readonly<Record<ReasonCode, { words: string; short: s
   'not-ranked-non-binary': { words: 'not ranked: reward not binary', short: 'unranked, not binary' },
   'not-ranked-no-scores': { words: 'not ranked: no step scores', short: 'unranked, no scores' },
   'kept-zero-advantage': { words: 'kept: all rewards of its group equal (zero advantage, no gradient)', short: 'kept, zero advantage' },
+  'kept-within-quota': { words: 'kept: group not larger than num_remains_in_group', short: 'kept, within quota' },
   'kept-no-signal': { words: 'kept: the rule\'s signal is missing for it', short: 'kept, no signal' },
   'dropped-equal-rewards': { words: 'dropped: all rewards of its group equal', short: 'dropped, equal rewards' },
   'dropped-outside-band': { words: 'dropped: group accuracy outside the band', short: 'dropped, outside band' },
   'dropped-ranked-out': { words: 'dropped: not among those the rule keeps by its order', short: 'dropped, ranked out' },
   'dropped-flawed-positive': { words: 'dropped: correct, but a wrong step was found (reward 1 → 0)', short: 'dropped, flawed positive' },
+  'dropped-below-sample-size': { words: 'dropped: group smaller than down_sample_to_n', short: 'dropped, below sample size' },
 };
 
 /** The trainers' dump formats, in the order records are tried against them. */

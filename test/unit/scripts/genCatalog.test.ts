@@ -60,7 +60,8 @@ describe('the generated catalog', () => {
     expect(REASONS).toEqual([
       'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
       'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
-      'kept-zero-advantage', 'kept-no-signal', 'dropped-equal-rewards', 'dropped-outside-band', 'dropped-ranked-out', 'dropped-flawed-positive',
+      'kept-zero-advantage', 'kept-within-quota', 'kept-no-signal',
+      'dropped-equal-rewards', 'dropped-outside-band', 'dropped-ranked-out', 'dropped-flawed-positive', 'dropped-below-sample-size',
     ]);
     // The table stores a reason in one byte.
     expect(REASONS.length).toBeLessThanOrEqual(256);
@@ -89,7 +90,7 @@ describe('gen:catalog', () => {
     expect(await staleCatalogFiles(dir, outputs)).toEqual(['src/core/catalogWords.ts', 'src/core/rules/ruleCatalog.ts', 'package.json', 'docs/settings.md']);
     expect(outputs.get('src/core/rules/ruleCatalog.ts')).toContain('[profRule, grpo, primeBand, gfpo, fapo, roc, keepAll]');
     // A new rule's keep comes after the earlier rules' keeps; its drop goes last.
-    expect(outputs.get('src/core/catalogWords.ts')).toMatch(/'kept-no-signal',\n {2}'kept-by-keep-all',\n {2}'dropped-equal-rewards',[^\]]*'dropped-flawed-positive',\n {2}'dropped-by-keep-all',\n\]/);
+    expect(outputs.get('src/core/catalogWords.ts')).toMatch(/'kept-no-signal',\n {2}'kept-by-keep-all',\n {2}'dropped-equal-rewards',[^\]]*'dropped-below-sample-size',\n {2}'dropped-by-keep-all',\n\]/);
     expect(outputs.get('docs/settings.md')).toContain('`fapo`, `roc`, `keep-all`.');
   }, 60_000);
 

@@ -20,8 +20,10 @@ export const RULE: CurationRule = {
     { name: 'num_remains_in_group', kind: 'count', default: null, words: 'rollouts kept per group (unset: no filtering)' },
     { name: 'group_filter_func', kind: 'choice', default: 'length', choices: ['length', 'reward_per_token'], words: 'what ranks a group: shortest first, or most reward per character' },
   ],
-  // Also gives PROF's kept-small-group, to a group no larger than num_remains_in_group.
-  reasons: [{ code: 'dropped-ranked-out', words: 'dropped: not among those the rule keeps by its order', short: 'dropped, ranked out' }],
+  reasons: [
+    { code: 'kept-within-quota', words: 'kept: group not larger than num_remains_in_group', short: 'kept, within quota' },
+    { code: 'dropped-ranked-out', words: 'dropped: not among those the rule keeps by its order', short: 'dropped, ranked out' },
+  ],
   decideGroup,
 };
 
@@ -34,7 +36,7 @@ function decideGroup(group: RuleGroup, params: RuleParams, out: GroupVerdicts): 
     else ranked.push({ k, score: filterScore(group, k, params['group_filter_func'] as string) });
   }
   if (keep === null || ranked.length <= keep) {
-    for (const r of ranked) out.set(r.k, true, keep === null ? 'kept' : 'kept-small-group', null);
+    for (const r of ranked) out.set(r.k, true, keep === null ? 'kept' : 'kept-within-quota', null);
     return;
   }
   // Highest score first; equal scores in file order (Array.prototype.sort is stable).

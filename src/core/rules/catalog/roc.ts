@@ -30,8 +30,8 @@ export const RULE: CurationRule = {
     { name: 'roc_error_ratio', kind: 'boolean', default: true, words: 'penalise tool calls that returned an error' },
     { name: 'roc_answer_format', kind: 'boolean', default: true, words: 'penalise missing or repeated <answer> tags' },
   ],
-  // Gives GRPO's dropped-equal-rewards, PROF's dropped-group-too-small and GFPO's dropped-ranked-out.
-  reasons: [],
+  // Also gives GRPO's dropped-equal-rewards and GFPO's dropped-ranked-out.
+  reasons: [{ code: 'dropped-below-sample-size', words: 'dropped: group smaller than down_sample_to_n', short: 'dropped, below sample size' }],
   decideGroup,
 };
 
@@ -48,7 +48,7 @@ function decideGroup(group: RuleGroup, params: RuleParams, out: GroupVerdicts): 
   if (members.length === 0) return;
   if (params['reject_equal_reward'] === true && allClose(members.map((m) => m.reward))) return markAll(false, 'dropped-equal-rewards');
   const N = params['down_sample_to_n'] as number;
-  if (members.length < N) return markAll(false, 'dropped-group-too-small');
+  if (members.length < N) return markAll(false, 'dropped-below-sample-size');
   if (members.length === N) return markAll(true, 'kept');
   const zero = members.filter((m) => m.reward <= 0);
   const positive = members.filter((m) => m.reward > 0)
