@@ -67,6 +67,12 @@ function byOrder(found, key) {
   return sorted;
 }
 
+/**
+ * The most reason codes there may be: the Explorer's reason filter holds a set of them as the bits
+ * of one 32-bit number (src/core/explore/explorerFilter.ts), and the table stores one in a byte.
+ */
+const MAX_REASON_CODES = 31;
+
 /** The family of a reason, as `reasonFamily` tells them: keeps before drops in the table's numbering. */
 const familyRank = (code) => (code.startsWith('kept') ? 0 : code.startsWith('not-ranked') ? 2 : 1);
 
@@ -86,6 +92,7 @@ function reasonCodes(rules) {
       all.push(r);
     }
   }
+  if (all.length > MAX_REASON_CODES) throw new Error(`the rules declare ${all.length} reason codes; at most ${MAX_REASON_CODES} fit the Explorer's reason filter (one bit each): reuse a code an earlier rule declares`);
   const first = rules[0]?.value.reasons.length ?? 0;
   const rest = all.slice(first).map((r, i) => ({ r, i })).sort((a, b) => familyRank(a.r.code) - familyRank(b.r.code) || a.i - b.i).map((x) => x.r);
   return [...all.slice(0, first), ...rest];
