@@ -73,8 +73,9 @@ function byOrder(found, key) {
  */
 const MAX_REASON_CODES = 31;
 
-/** The family of a reason, as `reasonFamily` tells them: keeps before drops in the table's numbering. */
-const familyRank = (code) => (code.startsWith('kept') ? 0 : code.startsWith('not-ranked') ? 2 : 1);
+/** A code's family by its first word, as `reasonFamily` (presentation/reasonWords.ts) reads it for colours and bars. */
+const FAMILY = /^(kept|dropped|not-ranked)(-[a-z0-9]+)*$/;
+const familyRank = (code) => ['kept', 'dropped', 'not-ranked'].indexOf(FAMILY.exec(code)[1]);
 
 /**
  * Every reason code in the order the table numbers them: the first rule's (PROF's) as it lists them,
@@ -85,8 +86,10 @@ function reasonCodes(rules) {
   const owner = new Map();
   const all = [];
   for (const { file, value } of rules) {
+    if (!Array.isArray(value.reasons)) throw new Error(`${file}: expected reasons, a list (empty when the rule brings none)`);
     for (const r of value.reasons) {
       if (typeof r.code !== 'string' || typeof r.words !== 'string' || typeof r.short !== 'string') throw new Error(`${file}: every reason needs a code, words and short words`);
+      if (!FAMILY.test(r.code)) throw new Error(`${file}: reason ${JSON.stringify(r.code)} must start with kept-, dropped- or not-ranked- (lower case words joined by -): its first word says whether it keeps`);
       if (owner.has(r.code)) throw new Error(`${owner.get(r.code)} and ${file} both declare the reason ${JSON.stringify(r.code)}: declare it once, in the rule that brings it`);
       owner.set(r.code, file);
       all.push(r);

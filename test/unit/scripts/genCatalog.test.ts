@@ -92,7 +92,7 @@ describe('gen:catalog', () => {
     expect(outputs.get('docs/settings.md')).toContain('`fapo`, `roc`, `keep-all`.');
   }, 60_000);
 
-  it('refuses two rules at one place, or one reason declared twice, naming both files', async () => {
+  it('refuses two rules at one place, a reason declared twice or named without its family, and too many reasons', async () => {
     const dir = scratchRepository();
     scratch.push(dir);
     const path = join(dir, 'src/core/rules/catalog/grpo.ts');
@@ -101,6 +101,9 @@ describe('gen:catalog', () => {
     await expect(catalogOutputs(dir)).rejects.toThrow('src/core/rules/catalog/grpo.ts and src/core/rules/catalog/primeBand.ts both declare order 20');
     writeFileSync(path, grpo.replace("code: 'kept-zero-advantage'", "code: 'kept-no-signal'"));
     await expect(catalogOutputs(dir)).rejects.toThrow('src/core/rules/catalog/grpo.ts and src/core/rules/catalog/fapo.ts both declare the reason "kept-no-signal"');
+    // The first word says whether a reason keeps: every surface colours it by that.
+    writeFileSync(path, grpo.replace("code: 'kept-zero-advantage'", "code: 'zero-advantage'"));
+    await expect(catalogOutputs(dir)).rejects.toThrow('src/core/rules/catalog/grpo.ts: reason "zero-advantage" must start with kept-, dropped- or not-ranked-');
     // More codes than the Explorer's reason filter has bits for.
     const many = Array.from({ length: 20 }, (_, i) => `{ code: 'dropped-${i}', words: 'dropped', short: 'dropped' }`).join(', ');
     writeFileSync(path, grpo.replace(/reasons: \[[\s\S]*?\n {2}\],/, `reasons: [${many}],`));
