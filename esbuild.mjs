@@ -2,8 +2,12 @@
 // and the webview (browser). Native and VS Code modules stay external.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { writeCatalog } from './scripts/gen-catalog.mjs';
 
 const isWatch = process.argv.includes('--watch');
+// A rule or a trainer format is one file in its catalog folder; what lists them is written first.
+const written = await writeCatalog();
+if (written.length) console.log(`gen:catalog wrote ${written.join(', ')}`);
 const node = {
   bundle: true,
   platform: 'node',

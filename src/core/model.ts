@@ -5,6 +5,7 @@
 import type { PromptReading } from './transcript/promptReading';
 import type { Turn } from './transcript/turns';
 import type { AskedFormat } from './answer/askedFormat';
+import type { ReasonCode, TrainerFormatId } from './catalogWords';
 
 /** A problem found while reading input: always tied to a 1-based line of the file. */
 export interface Diagnostic {
@@ -129,25 +130,11 @@ export interface RewardField {
   value: number | boolean | null;
 }
 
-export type FormatId =
-  | 'verl'
-  | 'generic'
-  | 'chat'
-  | 'grouped'
-  | 'prm800k'
-  | 'processbench'
-  | 'math-shepherd'
-  | 'verl-v1'
-  | 'trl'
-  | 'nemo-rl'
-  | 'prime-rl'
-  | 'open-instruct'
-  | 'slime'
-  | 'roll'
-  | 'areal'
-  | 'skyrl'
-  | 'nemo-gym'
-  | 'mapped';
+/** The formats that are not a trainer's dump (formats/adaptRecord.ts and the families it calls). */
+export type ReadFormatId = 'verl' | 'generic' | 'chat' | 'grouped' | 'prm800k' | 'processbench' | 'math-shepherd' | 'verl-v1' | 'mapped';
+
+/** The format a rollout was read as: a trainer's (formats/catalog/, one file each) or another. */
+export type FormatId = TrainerFormatId | ReadFormatId;
 
 /** A reasoning step: a span of the decoded response. */
 export interface Step {
@@ -182,25 +169,8 @@ export interface NotDecided {
   reason: string;
 }
 
-export type ReasonCode =
-  | 'kept'
-  | 'kept-small-group'
-  | 'dropped-low-consistency'
-  | 'dropped-conflict'
-  | 'dropped-step-penalty'
-  | 'dropped-random'
-  | 'dropped-tie'
-  | 'dropped-group-too-small'
-  | 'not-ranked-no-outcome'
-  | 'not-ranked-non-binary'
-  | 'not-ranked-no-scores'
-  // Curation rules other than PROF (docs/curation-rules.md).
-  | 'kept-zero-advantage'
-  | 'kept-no-signal'
-  | 'dropped-equal-rewards'
-  | 'dropped-outside-band'
-  | 'dropped-ranked-out'
-  | 'dropped-flawed-positive';
+/** Why a rollout was kept or dropped: each curation rule declares the codes it brings (rules/catalog/). */
+export type { ReasonCode };
 
 /** PROF's decision about one rollout. */
 export interface Decision {

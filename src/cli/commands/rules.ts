@@ -58,17 +58,20 @@ function ruleParams(argv: readonly string[]): { rest: string[]; params: Record<s
 /** The comparison as a person reads it in a terminal. */
 export function rulesText(fileName: string, c: RulesComparison): string {
   const pad = (s: string | number, n: number): string => String(s).padStart(n);
+  // Columns as wide as the longest rule name (a rule added to the catalog may have a long one).
+  const nameWidth = Math.max(6, ...c.rules.map((r) => r.rule.length));
+  const pairWidth = Math.max(14, ...c.overlaps.map((o) => `${o.a} & ${o.b}`.length));
   const lines = [
     `curation rules: ${fileName}`,
     `rollouts ${c.rollouts} in ${c.groups} groups · suspected false positives ${c.suspected} (flags under the current scorer and flag rules)`,
     '',
-    '  rule      kept  dropped  kept correct  kept incorrect  suspected kept  groups dropped whole',
-    ...c.rules.map((r) => `  ${r.rule.padEnd(6)} ${pad(r.kept, 7)} ${pad(r.dropped, 8)} ${pad(r.keptCorrect, 13)} ${pad(r.keptIncorrect, 15)} ${pad(r.falsePositivesKept, 15)} ${pad(r.groupsDroppedWhole, 21)}`),
+    `  ${'rule'.padEnd(nameWidth)}    kept  dropped  kept correct  kept incorrect  suspected kept  groups dropped whole`,
+    ...c.rules.map((r) => `  ${r.rule.padEnd(nameWidth)} ${pad(r.kept, 7)} ${pad(r.dropped, 8)} ${pad(r.keptCorrect, 13)} ${pad(r.keptIncorrect, 15)} ${pad(r.falsePositivesKept, 15)} ${pad(r.groupsDroppedWhole, 21)}`),
     ...c.rules.flatMap((r) => r.missing.map((m) => `  ${r.rule}: ${m}`)),
     ...c.rules.filter((r) => r.groupsTieBroken > 0).map((r) => `  ${r.rule}: ${tieText(r.groupsTieBroken)}`),
     '',
     'kept by both (only the first · only the second)',
-    ...c.overlaps.map((o) => `  ${`${o.a} & ${o.b}`.padEnd(14)} ${pad(o.both, 7)}  (${o.onlyA} · ${o.onlyB})`),
+    ...c.overlaps.map((o) => `  ${`${o.a} & ${o.b}`.padEnd(pairWidth)} ${pad(o.both, 7)}  (${o.onlyA} · ${o.onlyB})`),
   ];
   return `${lines.join('\n')}\n`;
 }

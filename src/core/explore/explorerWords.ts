@@ -14,6 +14,7 @@ import { shortGroupName } from '../presentation/groupNames';
 import { rolloutLocation } from '../presentation/locationWords';
 import { DETECTOR_NAMES } from '../health/healthTypes';
 import { disagreementText } from '../rules/ruleWords';
+import { REASON_WORDS } from '../catalogWords';
 
 /** Column headers. */
 const HEADERS: Readonly<Record<string, string>> = {
@@ -44,29 +45,9 @@ function rangeSubject(column: NumericColumn): string {
   return column === 'falsePositive' ? 'FP strength' : columnHeader(column);
 }
 
-/** Reason codes in the fewest words a title or a filter chip needs. */
-const REASON_SHORT: Readonly<Record<ReasonCode, string>> = {
-  kept: 'kept',
-  'kept-small-group': 'kept, small group',
-  'dropped-low-consistency': 'dropped, least trusted',
-  'dropped-conflict': 'dropped, conflict',
-  'dropped-step-penalty': 'dropped, step penalty',
-  'dropped-random': 'dropped, random',
-  'dropped-tie': 'tied',
-  'dropped-group-too-small': 'dropped, group too small',
-  'not-ranked-no-outcome': 'unranked, no outcome',
-  'not-ranked-non-binary': 'unranked, not binary',
-  'not-ranked-no-scores': 'unranked, no scores',
-  'kept-zero-advantage': 'kept, zero advantage',
-  'kept-no-signal': 'kept, no signal',
-  'dropped-equal-rewards': 'dropped, equal rewards',
-  'dropped-outside-band': 'dropped, outside band',
-  'dropped-ranked-out': 'dropped, ranked out',
-  'dropped-flawed-positive': 'dropped, flawed positive',
-};
-
+/** A reason code in the fewest words a title or a filter chip needs (each rule declares its own: rules/catalog/). */
 export function reasonShort(reason: ReasonCode): string {
-  return REASON_SHORT[reason];
+  return REASON_WORDS[reason].short;
 }
 
 const OUTCOME_SHORT: Readonly<Record<OutcomeKind, string>> = { correct: 'correct', incorrect: 'incorrect', unknown: 'outcome unknown', 'non-binary': 'not binary' };

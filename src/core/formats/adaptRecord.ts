@@ -2,14 +2,16 @@
  * Format detection and adaptation (docs/formats.md): each record becomes one rollout (flat formats) or
  * several (grouped lines, keyed solutions, a trainer's episode of traces). Detection is per record
  * and needs no configuration: labelled datasets (labelled.ts), RL trainers' dumps
- * (trainers.ts) and the generic shapes (generic.ts). A field mapping overrides it.
+ * (formats/catalog/, in `TRAINER_FORMATS`' order) and the generic shapes (generic.ts). A field
+ * mapping overrides it.
  */
 import type { Diagnostic, FormatId, SourceRecord } from '../model';
 import type { AdaptResult, PerResponseArrays, RolloutDraft } from './formatDraft';
 import type { FieldRole } from '../profSettings';
 import { asText, firstKey, getPath, outcomeFromValue, parsePath, readScores, type Json } from './fields';
 import { adaptLabelled } from './labelled';
-import { adaptTrainerRecord, type AdaptContext } from './trainers';
+import type { AdaptContext } from './trainers';
+import { TRAINER_FORMATS } from './trainerCatalog';
 import { adaptChat, adaptFlat, adaptGrouped, adaptStepsOnly, groupKey, idText, PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS, scoreFields } from './generic';
 import { readRolloutTexts } from '../transcript/rolloutText';
 import { capText } from '../presentation/capText';
@@ -44,6 +46,13 @@ export function adaptRecord(record: SourceRecord, fields: Partial<Record<FieldRo
       },
     ],
   };
+}
+
+/** A trainer's record adapted by the first format that owns it, or null when none does. */
+function adaptTrainerRecord(record: SourceRecord, context: AdaptContext): AdaptResult | null {
+  const value = record.value as Json;
+  for (const format of TRAINER_FORMATS) if (format.owns(value)) return format.adapt(record, context);
+  return null;
 }
 
 /** Whether the user mapped any field (asked per record: no list of keys made for it). */

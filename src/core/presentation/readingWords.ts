@@ -4,23 +4,16 @@
  * prompt (`question read from a chat transcript (ChatML, special tokens stripped)`), and the
  * reward fields the file carries beside the outcome. Never silent about a guess.
  */
-import type { FormatId, RewardField } from '../model';
+import type { FormatId, ReadFormatId, RewardField } from '../model';
+import { TRAINER_FORMAT_NAMES } from '../catalogWords';
 import type { QuestionReading } from '../transcript/promptReading';
 import { TEMPLATE_NAMES, type TurnRole } from '../transcript/turns';
 import { capText } from './capText';
 
-const FORMAT_NAMES: Readonly<Record<FormatId, string>> = {
+/** The names of the formats that are not a trainer's dump; each trainer's format declares its own. */
+const READ_FORMAT_NAMES: Readonly<Record<ReadFormatId, string>> = {
   verl: 'verl rollout dump',
   'verl-v1': 'verl v1 rollout dump',
-  trl: 'TRL completions',
-  'nemo-rl': 'NeMo-RL log',
-  'prime-rl': 'prime-rl traces',
-  'open-instruct': 'open-instruct traces',
-  slime: 'slime samples',
-  roll: 'ROLL rollout dump',
-  areal: 'AReaL trajectories',
-  skyrl: 'SkyRL evaluation dump',
-  'nemo-gym': 'NeMo Gym rollouts',
   generic: 'flat rollouts',
   chat: 'chat messages',
   grouped: 'grouped responses',
@@ -29,6 +22,8 @@ const FORMAT_NAMES: Readonly<Record<FormatId, string>> = {
   'math-shepherd': 'Math-Shepherd',
   mapped: 'your field mapping',
 };
+
+const FORMAT_NAMES: Readonly<Record<FormatId, string>> = { ...TRAINER_FORMAT_NAMES, ...READ_FORMAT_NAMES };
 
 /** The format's name as users know it. */
 export function formatName(format: FormatId): string {

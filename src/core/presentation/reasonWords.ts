@@ -4,27 +4,10 @@
  */
 import type { ReasonCode } from '../model';
 import type { FalsePositiveRule } from '../profSettings';
+import { REASON_CODES, REASON_WORDS } from '../catalogWords';
 
-export const REASON_LABELS: Readonly<Record<ReasonCode, string>> = {
-  kept: 'kept',
-  'kept-small-group': 'kept (group not larger than m)',
-  'dropped-low-consistency': 'dropped: correct, steps least trusted',
-  'dropped-conflict': 'dropped: incorrect, steps most trusted',
-  'dropped-step-penalty': 'dropped: step-count penalty',
-  'dropped-random': 'dropped: incorrect, random (POS)',
-  'dropped-tie': 'dropped: tied with a kept rollout; removed by file order',
-  'dropped-group-too-small': 'dropped: group not larger than remove',
-  'not-ranked-no-outcome': 'not ranked: outcome unknown',
-  'not-ranked-non-binary': 'not ranked: reward not binary',
-  'not-ranked-no-scores': 'not ranked: no step scores',
-  // Curation rules other than PROF (docs/curation-rules.md).
-  'kept-zero-advantage': 'kept: all rewards of its group equal (zero advantage, no gradient)',
-  'kept-no-signal': 'kept: the rule\'s signal is missing for it',
-  'dropped-equal-rewards': 'dropped: all rewards of its group equal',
-  'dropped-outside-band': 'dropped: group accuracy outside the band',
-  'dropped-ranked-out': 'dropped: not among those the rule keeps by its order',
-  'dropped-flawed-positive': 'dropped: correct, but a wrong step was found (reward 1 → 0)',
-};
+/** Every reason code's words, in the table's order of codes; each rule declares the words of its own (rules/catalog/). */
+export const REASON_LABELS: Readonly<Record<ReasonCode, string>> = Object.fromEntries(REASON_CODES.map((code) => [code, REASON_WORDS[code].words])) as Record<ReasonCode, string>;
 
 /** A reason code in words; an unknown code is shown as it is. */
 export function reasonLabel(reason: string): string {

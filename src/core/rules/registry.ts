@@ -1,18 +1,14 @@
 /**
  * The curation rules by name, and their parameters as a user gives them (`--rule-param k=v`, the
- * `profLens.curation` settings). Adding a rule: its file in this folder, one line in `RULES`, the
- * words of any new reason code, and its tests (docs/curation-rules.md).
+ * `profLens.curation` settings). Adding a rule: one file in `catalog/`, then `npm run gen:catalog`
+ * (the build runs it), and its tests (docs/architecture.md, "How to add a rule").
  */
 import type { ProfSettings } from '../profSettings';
-import { FAPO_RULE } from './fapo';
-import { GFPO_RULE } from './gfpo';
-import { GRPO_RULE } from './grpo';
-import { PRIME_RULE } from './primeBand';
-import { PROF_RULE } from './profRule';
-import { ROC_RULE } from './roc';
+import { RULE_CATALOG } from './ruleCatalog';
 import type { CurationRule, ParamValue, RuleParams } from './rule';
 
-export const RULES: readonly CurationRule[] = [PROF_RULE, GRPO_RULE, PRIME_RULE, GFPO_RULE, FAPO_RULE, ROC_RULE];
+/** Every rule, by its declared `order` (PROF first). */
+export const RULES: readonly CurationRule[] = RULE_CATALOG;
 
 export const RULE_NAMES: readonly string[] = RULES.map((r) => r.name);
 
@@ -22,7 +18,7 @@ export function ruleNamed(name: string): CurationRule | undefined {
 
 /** The settings' rule (PROF when none is chosen) and its parameters with the defaults filled in. */
 export function chosenRule(settings: Pick<ProfSettings, 'curation'>): { rule: CurationRule; params: RuleParams } {
-  const rule = ruleNamed(settings.curation?.rule ?? 'prof') ?? PROF_RULE;
+  const rule = ruleNamed(settings.curation?.rule ?? 'prof') ?? (ruleNamed('prof') as CurationRule);
   return { rule, params: withDefaults(rule, settings.curation?.params ?? {}) };
 }
 

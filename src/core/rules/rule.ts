@@ -50,16 +50,36 @@ export interface GroupVerdicts {
   set(k: number, kept: boolean, reason: ReasonCode, rank: number | null): void;
 }
 
+/** A reason code a rule brings, with its words: declared once, here, for every surface. */
+export interface ReasonDeclaration {
+  code: string;
+  /** What hovers, the report, the panels and the CLI say (`dropped: group accuracy outside the band`). */
+  words: string;
+  /** The fewest words an Explorer title or filter chip needs (`dropped, outside band`). */
+  short: string;
+}
+
+/**
+ * A curation rule, declared whole in one file of `rules/catalog/`; `npm run gen:catalog` lists it
+ * (docs/architecture.md, "How to add a rule").
+ */
 export interface CurationRule {
   /** The name `--rule` and the setting take. */
   name: string;
   title: string;
+  /** One line for the setting's list of choices (package.json's `enumDescriptions`). */
+  summary: string;
+  /** Its place in every list of rules (`prof-lens rules`, the setting, the what-if picker): lower first. */
+  order: number;
   /** The reference code the rule follows, as a repository path. */
   reference: string;
   reads: readonly Signal[];
   params: readonly RuleParam[];
-  /** The words of the reason codes it gives beyond PROF's. */
-  reasons: Readonly<Partial<Record<ReasonCode, string>>>;
+  /**
+   * The reason codes it brings. It may also give PROF's and those an earlier rule brings; the
+   * table numbers them all (`REASON_CODES`, generated).
+   */
+  reasons: readonly ReasonDeclaration[];
   /** Decides one group; null for PROF, whose decisions are the table's first pass. */
   decideGroup: ((group: RuleGroup, params: RuleParams, out: GroupVerdicts) => void) | null;
 }

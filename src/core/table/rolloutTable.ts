@@ -8,6 +8,7 @@
  */
 import type { AnalysedRollout } from './analysedRollout';
 import type { Decision, Outcome, ReasonCode, Step } from '../model';
+import { REASON_CODES } from '../catalogWords';
 import type { PromptReading, QuestionReading } from '../transcript/promptReading';
 import type { Turn } from '../transcript/turns';
 import type { FalsePositive } from '../rules/groups';
@@ -25,13 +26,11 @@ export type TableRow = Pick<AnalysedRollout, 'line' | 'index' | 'item' | 'format
   stepNotes: readonly (string | null)[];
 };
 
-/** Decision reasons by number, as the table stores them. */
-export const REASONS: readonly ReasonCode[] = [
-  'kept', 'kept-small-group', 'dropped-low-consistency', 'dropped-conflict', 'dropped-step-penalty', 'dropped-random',
-  'dropped-tie', 'dropped-group-too-small', 'not-ranked-no-outcome', 'not-ranked-non-binary', 'not-ranked-no-scores',
-  // Appended, so that PROF's numbers stay as they were.
-  'kept-zero-advantage', 'kept-no-signal', 'dropped-equal-rewards', 'dropped-outside-band', 'dropped-ranked-out', 'dropped-flawed-positive',
-];
+/**
+ * Decision reasons by number, as the table stores them: PROF's first, then the other rules' keeps
+ * and drops in catalog order (`REASON_CODES`, generated from the rules' declarations).
+ */
+export const REASONS: readonly ReasonCode[] = REASON_CODES;
 const REASON_INDEX = new Map(REASONS.map((r, i) => [r, i]));
 
 /** Outcome kinds in the order the table's code columns number them (`decisionColumns`, `outcomeKinds`). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runCli } from '../../../src/cli/main';
+import { rulesText } from '../../../src/cli/commands/rules';
 import { compareRules } from '../../../src/core/rules/compareRules';
 import type { GroupMember } from '../../../src/core/rules/groups';
 import { resolveSettings } from '../../../src/core/profSettings';
@@ -56,6 +57,25 @@ describe('prof-lens rules', () => {
     expect(out).toMatch(/^ {2}prof +36 +36 +18 +18 +0 +0$/m);
     expect(out).toMatch(/^ {2}grpo +72 +0 +45 +27 +9 +0$/m);
     expect(out).toMatch(/prof & grpo +36 {2}\(0 · 36\)/);
+  });
+
+  it('keeps its columns under their headers when a rule\'s name is longer than the column', () => {
+    const figures = (rule: string, kept: number) => ({ rule, title: rule, kept, dropped: 8 - kept, keptCorrect: kept, keptIncorrect: 0, falsePositivesKept: 0, groupsDroppedWhole: 0, groupsTieBroken: 0, missing: [] });
+    const text = rulesText('f.jsonl', {
+      rollouts: 8, groups: 2, suspected: 0, kept: {},
+      rules: [figures('prof', 4), figures('keep-shortest-correct', 2)],
+      overlaps: [{ a: 'prof', b: 'keep-shortest-correct', both: 2, onlyA: 2, onlyB: 0 }],
+    });
+    const lines = text.split('\n');
+    const header = lines.find((l) => l.startsWith('  rule'))!;
+    const rows = lines.filter((l) => /^ {2}(prof|keep-shortest-correct) +\d/.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      // The kept figure ends where its header ends, and so does the last column.
+      expect(row.search(/\d /) + 1).toBe(header.indexOf('kept') + 'kept'.length);
+      expect(row.length).toBe(header.length);
+    }
+    expect(lines).toContain('  prof & keep-shortest-correct       2  (2 · 0)');
   });
 
   it('counts by hand: kept, balance, flags let through, groups dropped whole, overlaps', () => {

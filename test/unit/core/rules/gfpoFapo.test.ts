@@ -2,6 +2,7 @@
 // its GenRM (the dump's verdict, or the scorer's flagged step) finds a wrong step in.
 import { describe, expect, it } from 'vitest';
 import { flawedOf } from '../../../../src/core/rules/decide';
+import { reasonLabel } from '../../../../src/core/presentation/reasonWords';
 import { decide, keptIds, member } from './ruleCases';
 
 const byChars = (outcomes: string, chars: number[]) => [...outcomes].map((o, i) => member(i, o as 'c' | 'i', { chars: chars[i]! }));
@@ -29,7 +30,9 @@ describe('gfpo', () => {
 
   it('a group no larger than num_remains_in_group is kept whole', () => {
     const d = decide(byChars('ci', [5, 6]), 'gfpo', { num_remains_in_group: 2 });
-    expect(d.map((x) => x.reason)).toEqual(['kept-small-group', 'kept-small-group']);
+    expect(d.map((x) => x.reason)).toEqual(['kept-within-quota', 'kept-within-quota']);
+    // Said in GFPO's terms, not PROF's (`m`).
+    expect(reasonLabel(d[0]!.reason)).toBe('kept: group not larger than num_remains_in_group');
   });
 });
 

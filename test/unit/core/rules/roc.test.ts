@@ -2,6 +2,7 @@
 // quotas rounded half to even and raised to their minimums, positives lowest penalty first.
 import { describe, expect, it } from 'vitest';
 import { answerFormatPenalty, toolErrorRatio } from '../../../../src/core/rules/rocPenalties';
+import { reasonLabel } from '../../../../src/core/presentation/reasonWords';
 import { decide, groupOf, keptIds } from './ruleCases';
 
 const ERR = '<tool_response>Error: bad</tool_response>';
@@ -33,7 +34,9 @@ describe('roc', () => {
   });
 
   it('drops a group smaller than down_sample_to_n and keeps one of exactly that size', () => {
-    expect(decide(groupOf('cic'), 'roc', { down_sample_to_n: 4 }).every((d) => d.reason === 'dropped-group-too-small')).toBe(true);
+    expect(decide(groupOf('cic'), 'roc', { down_sample_to_n: 4 }).every((d) => d.reason === 'dropped-below-sample-size')).toBe(true);
+    // Said in RoC's terms, not PROF's (`remove`).
+    expect(reasonLabel('dropped-below-sample-size')).toBe('dropped: group smaller than down_sample_to_n');
     expect(keptIds(decide(groupOf('cici'), 'roc', { down_sample_to_n: 4 }))).toEqual([0, 1, 2, 3]);
     // The reference's own default (16) drops every group of 8.
     expect(keptIds(decide(groupOf('ccccciii'), 'roc'))).toEqual([]);

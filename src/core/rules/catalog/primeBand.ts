@@ -5,18 +5,20 @@
  * out of the mean (the reference has a verdict for each). The reference's truncation filter needs token counts that
  * dumps do not carry; it is not applied.
  */
-import { CORRECT, notRankedOutcome, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
+import { CORRECT, notRankedOutcome, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
 
-export const PRIME_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'prime',
   title: 'PRIME accuracy band',
+  summary: 'PRIME: keep groups whose accuracy lies in [0.2, 0.8].',
+  order: 20,
   reference: 'PRIME-RL/PRIME training/verl/trainer/ppo/ray_trainer.py (filter); training/examples/run_prime_main.sh',
   reads: ['outcome'],
   params: [
     { name: 'accuracy_lower_bound', kind: 'fraction', default: 0.2, words: 'lowest group accuracy kept (inclusive)' },
     { name: 'accuracy_upper_bound', kind: 'fraction', default: 0.8, words: 'highest group accuracy kept (inclusive)' },
   ],
-  reasons: { 'dropped-outside-band': 'its group\'s accuracy lies outside [accuracy_lower_bound, accuracy_upper_bound]' },
+  reasons: [{ code: 'dropped-outside-band', words: 'dropped: group accuracy outside the band', short: 'dropped, outside band' }],
   decideGroup,
 };
 

@@ -6,17 +6,26 @@
  * score), `id`, `tag`, `domain`, `sampling_params`, `global_step`. The rows of one dataset `id` are
  * one prompt's group; the step is the file name's (every row's `global_step` is the same).
  */
-import type { Diagnostic, SourceRecord } from '../model';
-import type { AdaptResult, RolloutDraft } from './formatDraft';
-import { asText, outcomeFromValue, type Json } from './fields';
-import { rewardValue } from './rewardFields';
-import { readRolloutTexts } from '../transcript/rolloutText';
-import { readMessages, type PromptTurn } from '../transcript/promptReading';
-import { roleOf } from '../transcript/turns';
-import { promptGroup, trainerDraft } from './trainerDraft';
+import type { Diagnostic, SourceRecord } from '../../model';
+import type { TrainerFormat } from '../trainers';
+import type { AdaptResult, RolloutDraft } from '../formatDraft';
+import { asText, outcomeFromValue, type Json } from '../fields';
+import { rewardValue } from '../rewardFields';
+import { readRolloutTexts } from '../../transcript/rolloutText';
+import { readMessages, type PromptTurn } from '../../transcript/promptReading';
+import { roleOf } from '../../transcript/turns';
+import { promptGroup, trainerDraft } from '../trainerDraft';
+
+export const FORMAT: TrainerFormat = {
+  id: 'roll',
+  name: 'ROLL rollout dump',
+  order: 60,
+  owns: isRollDump,
+  adapt: adaptRoll,
+};
 
 /** A ROLL dump: the columns its writer always adds (`responses`, `scores`, `global_step`) as lists. */
-export function isRollDump(value: Json): boolean {
+function isRollDump(value: Json): boolean {
   return Array.isArray(value.responses) && Array.isArray(value.scores) && Array.isArray(value.global_step) && (Array.isArray(value.prompt) || Array.isArray(value.messages));
 }
 
@@ -54,7 +63,7 @@ function chatTurns(messages: string): PromptTurn[] | null {
 }
 
 /** Every response of a ROLL dump, one rollout each. */
-export function adaptRoll(record: SourceRecord): AdaptResult {
+function adaptRoll(record: SourceRecord): AdaptResult {
   const value = record.value as Json;
   const responses = value.responses as unknown[];
   const scores = value.scores as unknown[];

@@ -6,19 +6,28 @@
  * one prompt's group; no gold is written, so the reward is the only verdict. The step is the
  * version folder's (also the record's `tail_version`).
  */
-import type { SourceRecord } from '../model';
-import type { AdaptResult } from './formatDraft';
-import { asText, outcomeFromValue, type Json } from './fields';
-import { rewardValue } from './rewardFields';
-import { readRolloutTexts } from '../transcript/rolloutText';
-import { promptGroup, trainerDraft } from './trainerDraft';
+import type { SourceRecord } from '../../model';
+import type { TrainerFormat } from '../trainers';
+import type { AdaptResult } from '../formatDraft';
+import { asText, outcomeFromValue, type Json } from '../fields';
+import { rewardValue } from '../rewardFields';
+import { readRolloutTexts } from '../../transcript/rolloutText';
+import { promptGroup, trainerDraft } from '../trainerDraft';
+
+export const FORMAT: TrainerFormat = {
+  id: 'areal',
+  name: 'AReaL trajectories',
+  order: 70,
+  owns: isArealSample,
+  adapt: adaptAreal,
+};
 
 /** An AReaL trajectory line: the fields its writer always writes. */
-export function isArealSample(value: Json): boolean {
+function isArealSample(value: Json): boolean {
   return typeof value.prompt === 'string' && typeof value.completion === 'string' && 'task_id' in value && 'sample_idx' in value && 'tail_version' in value;
 }
 
-export function adaptAreal(record: SourceRecord): AdaptResult {
+function adaptAreal(record: SourceRecord): AdaptResult {
   const value = record.value as Json;
   const prompt = value.prompt as string;
   const texts = readRolloutTexts(prompt);

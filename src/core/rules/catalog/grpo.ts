@@ -4,20 +4,22 @@
  * and teaches nothing: kept, under its own reason. `filter_groups` is DAPO's dynamic sampling
  * (`algorithm.filter_groups`): it drops the groups whose rewards have std 0, a lone rollout excepted.
  */
-import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
+import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
 
-export const GRPO_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'grpo',
   title: 'GRPO (keep all)',
+  summary: 'GRPO: keep every rollout (groups with equal rewards have zero advantage).',
+  order: 10,
   reference: 'volcengine/verl verl/trainer/ppo/core_algos.py (compute_grpo_outcome_advantage); verl-recipe dapo/dapo_ray_trainer.py (filter_groups)',
   reads: ['outcome', 'reward'],
   params: [
     { name: 'filter_groups', kind: 'boolean', default: false, words: 'drop groups whose rewards are all equal (DAPO\'s dynamic sampling)' },
   ],
-  reasons: {
-    'kept-zero-advantage': 'its group\'s rewards are all equal: zero advantage, no gradient',
-    'dropped-equal-rewards': 'filter_groups: its group\'s rewards are all equal',
-  },
+  reasons: [
+    { code: 'kept-zero-advantage', words: 'kept: all rewards of its group equal (zero advantage, no gradient)', short: 'kept, zero advantage' },
+    { code: 'dropped-equal-rewards', words: 'dropped: all rewards of its group equal', short: 'dropped, equal rewards' },
+  ],
   decideGroup,
 };
 

@@ -10,20 +10,22 @@
  * The GenRM's verdict is read from the dump (`is_flawed_positive`, or a first-error index such as
  * `first_error_step`), or taken from the current scorer: its first step below the low-score threshold.
  */
-import { CORRECT, notRankedOutcome, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
+import { CORRECT, notRankedOutcome, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
 
-export const FAPO_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'fapo',
   title: 'FAPO (flawed positives)',
+  summary: 'FAPO: a correct answer with a wrong step is no longer a positive.',
+  order: 40,
   reference: 'verl-project/verl-recipe fapo/reward_fn_reasoning.py (compute_score_fapo, FLAWED_REWARD_PENALTY)',
   reads: ['outcome', 'flawed', 'step-scores'],
   params: [
     { name: 'genrm', kind: 'choice', default: 'auto', choices: ['auto', 'dump', 'scorer'], words: 'where the GenRM verdict comes from: the dump\'s field, the scorer\'s flagged step, or the dump where it says and the scorer elsewhere' },
   ],
-  reasons: {
-    'dropped-flawed-positive': 'correct, but the GenRM names a wrong step: reward 1 → 0',
-    'kept-no-signal': 'correct, but neither the dump nor the scorer says whether a step is wrong',
-  },
+  reasons: [
+    { code: 'dropped-flawed-positive', words: 'dropped: correct, but a wrong step was found (reward 1 → 0)', short: 'dropped, flawed positive' },
+    { code: 'kept-no-signal', words: 'kept: the rule\'s signal is missing for it', short: 'kept, no signal' },
+  ],
   decideGroup,
 };
 

@@ -11,13 +11,15 @@
  * text; where the text is not at hand the penalties cannot be computed, the rule says so, and
  * positive rollouts stay in file order.
  */
-import { roundHalfEven } from './profMath';
-import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
-import { answerFormatPenalty, toolErrorRatio } from './rocPenalties';
+import { roundHalfEven } from '../profMath';
+import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
+import { answerFormatPenalty, toolErrorRatio } from '../rocPenalties';
 
-export const ROC_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'roc',
   title: 'Resample-on-Correct (rStar2-Agent)',
+  summary: 'Resample-on-Correct (rStar2-Agent): down-sample to quotas, positives lowest penalty first.',
+  order: 50,
   reference: 'microsoft/rStar rstar2_agent/down_sample/roc.py (resample_of_correct), reject_sampling.py (reject_equal_reward)',
   reads: ['outcome', 'reward', 'response-text'],
   params: [
@@ -28,11 +30,8 @@ export const ROC_RULE: CurationRule = {
     { name: 'roc_error_ratio', kind: 'boolean', default: true, words: 'penalise tool calls that returned an error' },
     { name: 'roc_answer_format', kind: 'boolean', default: true, words: 'penalise missing or repeated <answer> tags' },
   ],
-  reasons: {
-    'dropped-equal-rewards': 'reject_equal_reward: its group\'s rewards are all equal',
-    'dropped-group-too-small': 'its group has fewer rollouts than down_sample_to_n',
-    'dropped-ranked-out': 'beyond its class\'s quota (positive: higher penalty; zero reward: later in the file)',
-  },
+  // Also gives GRPO's dropped-equal-rewards and GFPO's dropped-ranked-out.
+  reasons: [{ code: 'dropped-below-sample-size', words: 'dropped: group smaller than down_sample_to_n', short: 'dropped, below sample size' }],
   decideGroup,
 };
 
@@ -49,7 +48,7 @@ function decideGroup(group: RuleGroup, params: RuleParams, out: GroupVerdicts): 
   if (members.length === 0) return;
   if (params['reject_equal_reward'] === true && allClose(members.map((m) => m.reward))) return markAll(false, 'dropped-equal-rewards');
   const N = params['down_sample_to_n'] as number;
-  if (members.length < N) return markAll(false, 'dropped-group-too-small');
+  if (members.length < N) return markAll(false, 'dropped-below-sample-size');
   if (members.length === N) return markAll(true, 'kept');
   const zero = members.filter((m) => m.reward <= 0);
   const positive = members.filter((m) => m.reward > 0)

@@ -7,18 +7,23 @@
  * `num_remains_in_group` ≥ the group's size; such a group is kept whole. Without
  * `num_remains_in_group` the reference does not filter (plain GRPO).
  */
-import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from './rule';
+import { notRankedOutcome, rewardOf, type CurationRule, type GroupVerdicts, type RuleGroup, type RuleParams } from '../rule';
 
-export const GFPO_RULE: CurationRule = {
+export const RULE: CurationRule = {
   name: 'gfpo',
   title: 'GFPO',
+  summary: 'GFPO: keep the num_remains_in_group shortest (or most reward per token).',
+  order: 30,
   reference: 'huggingface/trl trl/experimental/gfpo/gfpo_trainer.py (group_filter_func, num_remains_in_group)',
   reads: ['outcome', 'reward', 'length'],
   params: [
     { name: 'num_remains_in_group', kind: 'count', default: null, words: 'rollouts kept per group (unset: no filtering)' },
     { name: 'group_filter_func', kind: 'choice', default: 'length', choices: ['length', 'reward_per_token'], words: 'what ranks a group: shortest first, or most reward per character' },
   ],
-  reasons: { 'dropped-ranked-out': 'not among the num_remains_in_group best by the group filter' },
+  reasons: [
+    { code: 'kept-within-quota', words: 'kept: group not larger than num_remains_in_group', short: 'kept, within quota' },
+    { code: 'dropped-ranked-out', words: 'dropped: not among those the rule keeps by its order', short: 'dropped, ranked out' },
+  ],
   decideGroup,
 };
 
@@ -31,7 +36,7 @@ function decideGroup(group: RuleGroup, params: RuleParams, out: GroupVerdicts): 
     else ranked.push({ k, score: filterScore(group, k, params['group_filter_func'] as string) });
   }
   if (keep === null || ranked.length <= keep) {
-    for (const r of ranked) out.set(r.k, true, keep === null ? 'kept' : 'kept-small-group', null);
+    for (const r of ranked) out.set(r.k, true, keep === null ? 'kept' : 'kept-within-quota', null);
     return;
   }
   // Highest score first; equal scores in file order (Array.prototype.sort is stable).

@@ -1,109 +1,29 @@
 /**
- * Trainers that log whole message lists: NeMo-RL (`train_data_step{N}.jsonl`: `content` =
- * [[prompt rendered with its template, response, environment reply, …]], `rewards` = [r];
- * `val_data_step{N}.jsonl`: the same with `{role, content}` messages) and prime-rl (one episode per
- * line, each trace a rollout: `traces[].nodes[].message`, `group.id`, the gold in
- * `task.data.answer`). The prompt's messages give the question; the response is the assistant's
- * turns with the replies between them as turns of their own.
+ * prime-rl's episodes: one episode per line, each trace a rollout (`traces[].nodes[].message`,
+ * `group.id`, the gold in `task.data.answer`). The prompt's messages give the question; the
+ * response is the assistant's turns with the replies between them as turns of their own.
  */
-import type { SourceRecord } from '../model';
-import type { AdaptResult, RolloutDraft } from './formatDraft';
-import { asText, outcomeFromValue, readScores, type Json } from './fields';
-import { idText, scoreFields } from './generic';
-import { STEP_SCORE_KEYS, stepScoreFields } from './stepScoreFields';
-import { promptGroup, trainerDraft } from './trainerDraft';
-import { questionOf } from '../transcript/rolloutText';
-import { readMessages, type PromptTurn } from '../transcript/promptReading';
-import { taggedTemplateOf } from '../transcript/tagged';
-import { roleOf, type Turn, type TurnRole } from '../transcript/turns';
+import type { SourceRecord } from '../../model';
+import type { TrainerFormat } from '../trainers';
+import type { AdaptResult, RolloutDraft } from '../formatDraft';
+import { asText, outcomeFromValue, readScores, type Json } from '../fields';
+import { idText, scoreFields } from '../generic';
+import { STEP_SCORE_KEYS } from '../stepScoreFields';
+import { promptGroup, trainerDraft } from '../trainerDraft';
+import { responseOf, TURN_SEPARATOR, type Part } from '../messageTurns';
+import { readMessages, type PromptTurn } from '../../transcript/promptReading';
+import { roleOf } from '../../transcript/turns';
 
-/** One message of a response: who says it, and where it is in the record (for raw offsets). */
-interface Part {
-  role: TurnRole;
-  text: string;
-  path: (string | number)[] | null;
-}
-
-const TURN_SEPARATOR = '\n\n';
-
-/**
- * The response made of the messages after the prompt. One assistant message (with the
- * environment's verdict after it, maybe) is the response itself, as the record holds it; several
- * are joined, each message a turn, so the steps come from the assistant's turns only.
- */
-function responseOf(parts: readonly Part[]): Pick<RolloutDraft, 'response' | 'responseTurns' | 'responsePath'> {
-  const assistant = parts.filter((p) => p.role === 'assistant');
-  const only = assistant[0];
-  if (assistant.length === 1 && only && parts[0] === only) {
-    return { response: only.text, responsePath: only.path };
-  }
-  const turns: Turn[] = [];
-  let response = '';
-  for (const part of parts) {
-    if (response !== '') response += TURN_SEPARATOR;
-    turns.push({ role: part.role, start: response.length, end: response.length + part.text.length });
-    response += part.text;
-  }
-  return { response, responseTurns: turns.length ? turns : null, responsePath: null };
-}
-
-/** NeMo-RL's training and validation logs. */
-export function adaptNemoRl(record: SourceRecord): AdaptResult | null {
-  const value = record.value as Json;
-  const messages = (value.content as unknown[])[0];
-  if (!Array.isArray(messages) || messages.length === 0) return null;
-  const parts = messages.every((m) => typeof m === 'string') ? trainParts(messages as string[]) : validationParts(messages);
-  if (!parts) return null;
-  const promptEnd = parts.findIndex((p) => p.role === 'assistant');
-  if (promptEnd <= 0) return null;
-  const prompt = parts.slice(0, promptEnd).map((p) => p.text).join('');
-  const read = questionOf(prompt);
-  const reward = (value.rewards as unknown[])[0];
-  return {
-    drafts: [trainerDraft('nemo-rl', {
-      group: promptGroup(prompt, null, record.line),
-      prompt: read.question,
-      ...responseOf(parts.slice(promptEnd)),
-      fileOutcome: outcomeFromValue(reward),
-      outcomeField: 'rewards',
-      ...stepScoreFields(value),
-      promptReading: read.reading,
-      rewards: [{ name: 'reward', value: typeof reward === 'number' || typeof reward === 'boolean' ? reward : null }],
-    })],
-    diagnostics: [],
-  };
-}
-
-/**
- * A training log holds the messages' texts only: the leading ones rendered with the chat template
- * (its special tokens in them) are the prompt; then the assistant and the environment take turns.
- */
-function trainParts(texts: readonly string[]): Part[] {
-  let promptEnd = 0;
-  while (promptEnd < texts.length - 1 && taggedTemplateOf(texts[promptEnd] as string) !== null) promptEnd++;
-  promptEnd = Math.max(1, promptEnd);
-  return texts.map((text, i): Part => ({
-    role: i < promptEnd ? 'user' : (i - promptEnd) % 2 === 0 ? 'assistant' : 'tool',
-    text,
-    path: ['content', 0, i],
-  }));
-}
-
-/** A validation log's `{role, content}` messages (the environment's replies are tool turns). */
-function validationParts(messages: readonly unknown[]): Part[] | null {
-  const parts: Part[] = [];
-  for (const [i, m] of messages.entries()) {
-    const message = m as Json;
-    if (message === null || typeof message !== 'object' || typeof message.content !== 'string') return null;
-    const role = message.role === 'environment' ? 'tool' : typeof message.role === 'string' ? roleOf(message.role) : null;
-    if (role === null) return null;
-    parts.push({ role, text: message.content, path: ['content', 0, i, 'content'] });
-  }
-  return parts;
-}
+export const FORMAT: TrainerFormat = {
+  id: 'prime-rl',
+  name: 'prime-rl traces',
+  order: 30,
+  owns: (value) => Array.isArray(value.traces) && value.task !== null && typeof value.task === 'object',
+  adapt: adaptPrimeRl,
+};
 
 /** prime-rl's episodes: one rollout per trace. */
-export function adaptPrimeRl(record: SourceRecord): AdaptResult | null {
+function adaptPrimeRl(record: SourceRecord): AdaptResult | null {
   const episode = record.value as Json;
   const traces = episode.traces as unknown[];
   // A 64-bit group id is read as written (as a double, distinct ids would merge).

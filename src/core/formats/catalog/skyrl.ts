@@ -6,15 +6,24 @@
  * dataset row: `reward_spec.ground_truth` is the gold), `data_source`. The samples of one prompt
  * are its group; the step is the folder's.
  */
-import type { SourceRecord } from '../model';
-import type { AdaptResult } from './formatDraft';
-import { asText, outcomeFromValue, type Json } from './fields';
-import { rewardValue } from './rewardFields';
-import { readRolloutTexts } from '../transcript/rolloutText';
-import { promptGroup, trainerDraft } from './trainerDraft';
+import type { SourceRecord } from '../../model';
+import type { TrainerFormat } from '../trainers';
+import type { AdaptResult } from '../formatDraft';
+import { asText, outcomeFromValue, type Json } from '../fields';
+import { rewardValue } from '../rewardFields';
+import { readRolloutTexts } from '../../transcript/rolloutText';
+import { promptGroup, trainerDraft } from '../trainerDraft';
+
+export const FORMAT: TrainerFormat = {
+  id: 'skyrl',
+  name: 'SkyRL evaluation dump',
+  order: 80,
+  owns: isSkyrlEval,
+  adapt: adaptSkyrl,
+};
 
 /** A SkyRL evaluation line: the prompt and response under SkyRL's own names. */
-export function isSkyrlEval(value: Json): boolean {
+function isSkyrlEval(value: Json): boolean {
   return typeof value.input_prompt === 'string' && typeof value.output_response === 'string';
 }
 
@@ -32,7 +41,7 @@ function goldOf(value: Json): string | null {
   return spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? asText((spec as Json).ground_truth) : null;
 }
 
-export function adaptSkyrl(record: SourceRecord): AdaptResult {
+function adaptSkyrl(record: SourceRecord): AdaptResult {
   const value = record.value as Json;
   const prompt = value.input_prompt as string;
   const gold = goldOf(value);

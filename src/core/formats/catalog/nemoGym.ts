@@ -7,18 +7,27 @@
  * The question is the last user message; the response is the last assistant message's text, as the
  * chat reader takes it. Rollouts of one question are its group.
  */
-import type { SourceRecord } from '../model';
-import type { AdaptResult } from './formatDraft';
-import { asText, outcomeFromValue, type Json } from './fields';
-import { rewardValue } from './rewardFields';
-import { promptGroup, trainerDraft } from './trainerDraft';
-import { readMessages, type PromptTurn } from '../transcript/promptReading';
-import { roleOf } from '../transcript/turns';
+import type { SourceRecord } from '../../model';
+import type { TrainerFormat } from '../trainers';
+import type { AdaptResult } from '../formatDraft';
+import { asText, outcomeFromValue, type Json } from '../fields';
+import { rewardValue } from '../rewardFields';
+import { promptGroup, trainerDraft } from '../trainerDraft';
+import { readMessages, type PromptTurn } from '../../transcript/promptReading';
+import { roleOf } from '../../transcript/turns';
+
+export const FORMAT: TrainerFormat = {
+  id: 'nemo-gym',
+  name: 'NeMo Gym rollouts',
+  order: 90,
+  owns: isNemoGymRollout,
+  adapt: adaptNemoGym,
+};
 
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A NeMo Gym rollout line: a Responses API request and its response. */
-export function isNemoGymRollout(value: Json): boolean {
+function isNemoGymRollout(value: Json): boolean {
   return isObject(value.responses_create_params) && isObject(value.response) && Array.isArray((value.response as Json).output);
 }
 
@@ -60,7 +69,7 @@ function lastAnswer(output: readonly unknown[]): { text: string; path: (string |
   return null;
 }
 
-export function adaptNemoGym(record: SourceRecord): AdaptResult {
+function adaptNemoGym(record: SourceRecord): AdaptResult {
   const value = record.value as Json;
   const turns = requestTurns(value.responses_create_params as Json);
   const read = readMessages(turns);
