@@ -51,7 +51,7 @@ function noteEnd(text: string, open: number): number {
   return i;
 }
 
-/** The claims of the note whose inner text is `text[start + 2, innerEnd)`: each `a=b` in it, then the number shown after it. */
+/** The claims of the note at `open`, whose inner text is `text[open + 2, innerEnd)`: each `a=b` in it, then the number shown after it. */
 function addNoteClaims(text: string, open: number, innerEnd: number, claims: Claim[]): void {
   const inner = text.slice(open + 2, innerEnd);
   const parts = inner.split('=');
