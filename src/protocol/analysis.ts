@@ -102,9 +102,16 @@ export const progress = message('toHost', 'progress', {
 /**
  * A chunk of summaries. Their steps' raw offsets travel apart, packed in one transferred array
  * (`packRawSteps`), and are put back on arrival (`unpackRawSteps`): copied as an object each they
- * were most of what the host spent taking a large file's summaries in.
+ * were most of what the host spent taking a large file's summaries in. Their step scores and
+ * group keys travel apart too (`packScores`, `unpackScores`).
  */
-export const rollouts = message('toHost', 'rollouts', { ...id, rollouts: isArray as Guard<RolloutSummary[]>, rawSpans: optional((value: unknown): value is Int32Array => value instanceof Int32Array) });
+export const rollouts = message('toHost', 'rollouts', {
+  ...id,
+  rollouts: isArray as Guard<RolloutSummary[]>,
+  rawSpans: optional((value: unknown): value is Int32Array => value instanceof Int32Array),
+  /** The summaries' step scores and group keys, when they were packed (`packScores`). */
+  scores: optional(shape({ columns: (value: unknown): value is Float64Array => value instanceof Float64Array, groups: arrayOf(isString) })),
+});
 export const analysed = message('toHost', 'analysed', { ...id, summary: outline<AnalysisSummary>({}) });
 export const detailsReply = message('toHost', 'details', { ...id, rollouts: isArray as Guard<RolloutDetail[]> });
 export const labelKeysReply = message('toHost', 'labelKeys', { ...id, keys: isArray as Guard<RolloutKeys[]> });

@@ -8,8 +8,8 @@ export const LISTED_ITEMS = 3;
 
 /** `a; b; c … and 46 more` (the separator and how many are listed are the caller's). */
 export function cappedList(items: readonly string[], max = LISTED_ITEMS, separator = '; '): string {
-  const shown = items.slice(0, max).join(separator);
-  return items.length > max ? `${shown} … and ${items.length - max} more` : shown;
+  if (items.length <= max) return items.join(separator);
+  return `${items.slice(0, max).join(separator)} … and ${items.length - max} more`;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type WorkerToHost,
 } from '../../protocol/analysis';
 import type { EndpointStatus } from '../../protocol/endpoints';
+import { unpackScores } from '../../protocol/summaryPacking';
 import type { ExplorerAnswer, ExplorerCall } from '../../protocol/explorer';
 import type { ModelConfig } from '../../protocol/modelConfig';
 import type { HeatAnswer } from '../../core/tokens/rolloutHeat';
@@ -99,6 +100,7 @@ export class AnalysisClient {
         if (message.type === 'consent') void this.answerConsent(message.requestId, message.plan, controller.signal, callbacks.onConsent);
         if (message.type !== 'rollouts') return;
         if (message.rawSpans) unpackRawSteps(message.rollouts, message.rawSpans);
+        if (message.scores) unpackScores(message.rollouts, message.scores);
         rollouts.push(...message.rollouts);
         callbacks.onChunk?.(message.rollouts);
         // Ask for the next chunk only after a turn of the event loop, so other work runs between chunks.

@@ -19,6 +19,7 @@ import {
   type WorkerToHost,
 } from '../../protocol/analysis';
 import type { EndpointStatus } from '../../protocol/endpoints';
+import { packScores } from '../../protocol/summaryPacking';
 import { unhandled } from '../../protocol/messages';
 import { CasClient } from '../cas/casClient';
 import { analyseWithModel } from './modelAnalysis';
@@ -65,9 +66,13 @@ function crashOnceForTests(): void {
 }
 
 function post(message: WorkerToHost): void {
-  // A chunk's packed offsets are handed over, not copied.
-  if (message.type === 'rollouts' && message.rawSpans) port?.postMessage(message, [message.rawSpans.buffer as ArrayBuffer]);
-  else port?.postMessage(message);
+  // A chunk's packed offsets and scores are handed over, not copied.
+  if (message.type === 'rollouts') {
+    const transfer: ArrayBuffer[] = [];
+    if (message.rawSpans) transfer.push(message.rawSpans.buffer as ArrayBuffer);
+    if (message.scores) transfer.push(message.scores.columns.buffer as ArrayBuffer);
+    port?.postMessage(message, transfer);
+  } else port?.postMessage(message);
 }
 
 /** Asks the host, and waits (a cancel answers no). */
@@ -169,7 +174,8 @@ function* resultsOf({ request, analysis, durationMs, model }: Results): Generato
   const rolloutAt = analysis.rows ? analysis.rows.at.bind(analysis.rows) : (row: number) => analysis.rollouts[row] as AnalysedRollout;
   for (const rows of chunksOf(analysis, request.priorityLines)) {
     const rollouts = rows.map((row) => summariseRollout(rolloutAt(row)));
-    yield { type: 'rollouts', requestId, rollouts, rawSpans: packRawSteps(rollouts) };
+    const scores = packScores(rollouts);
+    yield { type: 'rollouts', requestId, rollouts, rawSpans: packRawSteps(rollouts), ...(scores ? { scores } : {}) };
   }
   yield {
     type: 'analysed',

@@ -6,7 +6,7 @@
  * fewest waiting; each worker's heap is capped, and so is what waits for it.
  */
 import { Worker } from 'node:worker_threads';
-import { isCheckerToHost, judgeRequest, type CheckerScores, type CheckerToHost, type JudgedItem } from '../../../protocol/checker';
+import { isCheckerToHost, judgedItems, judgeRequest, type CheckerScores, type CheckerToHost, type JudgedItem } from '../../../protocol/checker';
 import { bundledWorkerPath } from '../../cas/casClient';
 import { SupervisedWorker } from '../../workers/supervisedWorker';
 
@@ -47,8 +47,9 @@ export class CheckerPool {
     for (const w of this.workers) if (w.pending < worker.pending) worker = w;
     const reply = await worker.request((id) => judgeRequest(id, items, scores), signal ? { signal } : {});
     if (reply.type === 'failed') throw new Error(reply.message);
-    if (reply.items.length !== items.length) throw new Error(`the checker worker answered ${reply.items.length} items for ${items.length}`);
-    return reply.items;
+    const judged = judgedItems(reply, items.map((steps) => steps.length));
+    if (!judged) throw new Error(`the checker worker's answer does not fit the ${items.length} items sent`);
+    return judged;
   }
 
   async dispose(): Promise<void> {

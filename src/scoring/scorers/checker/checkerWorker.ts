@@ -5,12 +5,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isHostToChecker, stepsOf, type CheckerToHost } from '../../../protocol/checker';
-import { judgeItem } from './judgeItem';
+import { judgeSteps } from './judgeSteps';
 
 const port = parentPort;
 
-function post(message: CheckerToHost): void {
-  port?.postMessage(message);
+function post(message: CheckerToHost, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
 }
 
 port?.on('message', (message: unknown) => {
@@ -18,7 +18,8 @@ port?.on('message', (message: unknown) => {
   const items = stepsOf(message);
   if (!items) return post({ type: 'failed', id: message.id, message: 'the step lengths do not fit the text sent' });
   try {
-    post({ type: 'judged', id: message.id, items: items.map((steps) => judgeItem(steps, message.scores)) });
+    const judged = judgeSteps(items, message.scores);
+    post({ type: 'judged', id: message.id, ...judged }, [judged.scores.buffer as ArrayBuffer, judged.noteLengths.buffer as ArrayBuffer]);
   } catch (error) {
     post({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
   }

@@ -60,7 +60,14 @@ function codePointText(text: string, i: number): string {
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 
-const isWeak = (word: string): boolean => word === 'x' || word === 'X' || word === 'of';
+/** Whether `text[start, end)` is `x`, `X` or `of`, read in place. */
+function isWeak(text: string, start: number, end: number): boolean {
+  if (end - start === 1) {
+    const code = text.charCodeAt(start);
+    return code === 120 || code === 88;
+  }
+  return end - start === 2 && text.charCodeAt(start) === 111 && text.charCodeAt(start + 1) === 102;
+}
 
 /** The start of the nearest word before `at` that cannot read as an operator; 0 when none. */
 function strongWordBefore(text: string, at: number): number {
@@ -72,7 +79,7 @@ function strongWordBefore(text: string, at: number): number {
     }
     const end = i + 1;
     while (i >= 0 && wordCharAt(text, i)) i--;
-    if (!isWeak(text.slice(i + 1, end))) return i + 1;
+    if (!isWeak(text, i + 1, end)) return i + 1;
   }
   return 0;
 }
@@ -87,7 +94,7 @@ function strongWordAfter(text: string, at: number): number {
     }
     const start = i;
     while (i < text.length && wordCharAt(text, i)) i++;
-    if (!isWeak(text.slice(start, i))) return i;
+    if (!isWeak(text, start, i)) return i;
   }
   return text.length;
 }

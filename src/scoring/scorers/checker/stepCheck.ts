@@ -18,18 +18,27 @@ export interface JudgedClaim {
   verdict: Verdict;
 }
 
-/** Steps without a digit and a relation cannot hold a claim; most prose steps stop here. */
-const MAY_HOLD_CLAIM = /[=\u2248]|\\approx/;
+/**
+ * Steps without a digit and a relation (`=`, `≈`, `\approx`) cannot hold a claim; most prose
+ * steps stop here. Searched for one by one: a search for the three at once reads the step
+ * character by character.
+ */
+function mayHoldClaim(step: string): boolean {
+  return /\d/.test(step) && (step.includes('=') || step.includes('\u2248') || step.includes('\\approx'));
+}
 
 /** Markdown list markers at a line start (`1. `, `- `), which are not arithmetic. */
 const LIST_MARKER = /^([ \t]*)(?:\d{1,3}[.)]|[-*\u2022+])[ \t]+/gm;
 
 /** Every claim a step makes, in the order: calculator notes, math spans, plain text. */
 export function findClaims(step: string): Claim[] {
-  if (!/\d/.test(step) || !MAY_HOLD_CLAIM.test(step)) return [];
+  if (!mayHoldClaim(step)) return [];
   const { claims, rest } = extractCalculatorNotes(step);
-  // Math opens only at a dollar sign or a backslash; most prose steps have neither.
-  const spans = rest.includes('$') || rest.includes('\\') ? findMathSpans(rest) : [];
+  // Math opens only at a dollar sign or a backslash; most prose steps have neither. The rest holds
+  // no character the step does not, so the step (already flat) is asked first.
+  const hasDollar = step.includes('$');
+  const hasBackslash = step.includes('\\');
+  const spans = (hasDollar && rest.includes('$')) || (hasBackslash && rest.includes('\\')) ? findMathSpans(rest) : [];
   let plain = '';
   let from = 0;
   for (const span of spans) {
@@ -39,7 +48,7 @@ export function findClaims(step: string): Claim[] {
   }
   plain = `${plain}${rest.slice(from)}`;
   if (mayHoldListMarker(plain)) plain = plain.replace(LIST_MARKER, '$1');
-  if (plain.includes('\\$')) plain = plain.replace(/\\\$/g, '$');
+  if (hasBackslash && plain.includes('\\$')) plain = plain.replace(/\\\$/g, '$');
   for (const window of relationWindows(plain)) {
     for (const claim of findTextClaims(tokenizeRange(plain, window.start, window.end), plain)) claims.push(claim);
   }

@@ -52,6 +52,27 @@ export function tokenize(text: string): Token[] {
 }
 
 /**
+ * `tokenize(text)` without its spaces. A text of digits alone (most sides of a calculator note) is
+ * one number token, made without reading it token by token.
+ */
+export function significantTokens(text: string): Token[] {
+  if (isDigits(text)) return [new ReadToken('num', text, 0, text.length, undefined)];
+  const tokens = tokenize(text);
+  let spaces = 0;
+  for (const t of tokens) if (t.kind === 'space') spaces++;
+  return spaces === 0 ? tokens : tokens.filter((t) => t.kind !== 'space');
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/**
  * The tokens of `text` from `start` to `end`, both token boundaries (see `relationWindows`): the
  * same tokens, with the same offsets, as that stretch of `tokenize(text)`.
  */
