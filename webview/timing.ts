@@ -1,0 +1,15 @@
+/**
+ * Moments of a panel's first paint and of each answer, marked on the page's performance timeline
+ * (`prof-lens …` marks), where the timings end-to-end test reads them beside the browser's own
+ * figures for the page and its script. Marking costs next to nothing, so it is always on.
+ */
+
+/** Marks `name` now. */
+export function mark(name: string): void {
+  performance.mark(`prof-lens ${name}`);
+}
+
+/** Marks `name` once the browser has painted what the page holds now (the frame after next). */
+export function markPainted(name: string): void {
+  requestAnimationFrame(() => setTimeout(() => mark(name), 0));
+}
