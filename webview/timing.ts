@@ -18,7 +18,7 @@ export function mark(name: string): void {
   performance.mark(`prof-lens ${name}`);
 }
 
-/** Marks `name` once the browser has painted what the page holds now (the frame after next). */
+/** Marks `name` once the browser has painted what the page holds now (after the next frame). */
 export function markPainted(name: string): void {
   requestAnimationFrame(() => setTimeout(() => mark(name), 0));
 }
