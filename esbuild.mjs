@@ -1,5 +1,5 @@
 // One build for every bundle: the CLI and the extension (Node, CommonJS), the scoring worker,
-// and the webview (browser). Native and VS Code modules stay external.
+// and the webviews (browser). Native and VS Code modules stay external.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
 import { writeCatalog } from './scripts/gen-catalog.mjs';
@@ -40,6 +40,16 @@ const vendorApart = {
 const vendorBundles = Object.entries(VENDORED).map(([pkg, name]) => ({
   ...node, sourcemap: false, stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile: `dist/vendor/${name}.js`,
 }));
+// The panels' scripts, minified: a webview parses its whole script before it can say `ready`.
+const browser = { bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true, minify: true, logLevel: 'warning' };
+// KaTeX is more than half of the group view's script and most panels typeset nothing: it is a
+// module of its own beside the panels' script, imported the first time a formula is typeset.
+const katexApart = {
+  name: 'katex-apart',
+  setup(build) {
+    build.onResolve({ filter: /^katex$/ }, () => ({ path: './katex.js', external: true }));
+  },
+};
 const entries = [
   // dist/cli.js only loads dist/cliMain.js (the commands) through V8's code cache: see src/cli/entry.ts.
   { ...node, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/cli.js' },
@@ -56,26 +66,12 @@ const entries = [
   { ...node, entryPoints: ['src/scoring/explore/runExplorerWorker.ts'], outfile: 'dist/runExplorerWorker.js', plugins: [casApart] },
   { ...node, entryPoints: ['src/scoring/compare/compareWorker.ts'], outfile: 'dist/compareWorker.js', plugins: [casApart] },
   { ...node, format: 'esm', entryPoints: ['src/core/cas/casModule.ts'], outfile: 'dist/computeEngine.mjs' },
-  {
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/panelMain.ts'], outfile: 'dist/webview.js', logLevel: 'warning',
-  },
-  {
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/run/runMain.ts'], outfile: 'dist/runWebview.js', logLevel: 'warning',
-  },
-  {
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/explorer/explorerMain.ts'], outfile: 'dist/explorerWebview.js', logLevel: 'warning',
-  },
-  {
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/compare/compareMain.ts'], outfile: 'dist/compareWebview.js', logLevel: 'warning',
-  },
-  {
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true,
-    entryPoints: ['webview/rules/rulesMain.ts'], outfile: 'dist/rulesWebview.js', logLevel: 'warning',
-  },
+  { ...browser, entryPoints: ['webview/panelMain.ts'], outfile: 'dist/webview.js', plugins: [katexApart] },
+  { ...browser, entryPoints: ['webview/run/runMain.ts'], outfile: 'dist/runWebview.js' },
+  { ...browser, entryPoints: ['webview/explorer/explorerMain.ts'], outfile: 'dist/explorerWebview.js' },
+  { ...browser, entryPoints: ['webview/compare/compareMain.ts'], outfile: 'dist/compareWebview.js' },
+  { ...browser, entryPoints: ['webview/rules/rulesMain.ts'], outfile: 'dist/rulesWebview.js' },
+  { ...browser, stdin: { contents: "export { default } from 'katex';", resolveDir: '.', loader: 'js' }, outfile: 'dist/katex.js' },
   ...vendorBundles,
 ].filter((e) => !e.entryPoints || existsSync(e.entryPoints[0]));
 

@@ -28,7 +28,7 @@ export const TARGETS = {
   'darwin-arm64': 'darwin/arm64',
 };
 
-const BUNDLES = ['extension.js', 'analysisWorker.js', 'casWorker.js', 'onnxWorker.js', 'tokenizerWorker.js', 'traceDecoderWorker.js', 'webview.js', 'runWebview.js', 'explorerWebview.js', 'compareWebview.js', 'rulesWebview.js', 'runWorker.js', 'computeEngine.mjs'];
+const BUNDLES = ['extension.js', 'analysisWorker.js', 'casWorker.js', 'onnxWorker.js', 'tokenizerWorker.js', 'traceDecoderWorker.js', 'webview.js', 'runWebview.js', 'explorerWebview.js', 'compareWebview.js', 'rulesWebview.js', 'katex.js', 'runWorker.js', 'computeEngine.mjs'];
 const TOP_FILES = ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 const SHIPPED_FOLDERS = ['media', 'docs'];
 const SHIPPED_FILES = ['examples/gsm-rollouts.jsonl', 'scripts/README.md', 'scripts/export_qwen_prm.py', 'scripts/qwen_prm_check.py'];

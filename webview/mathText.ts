@@ -99,3 +99,11 @@ export function splitMath(text: string): TextPart[] {
 export function looksLikeTex(answer: string): boolean {
   return answer.length <= MAX_FORMULA_LENGTH && /\\[a-zA-Z]+|[\^_{}]/.test(answer);
 }
+
+/**
+ * Whether any of `texts` (prose) or `answers` (typeset whole when they read as TeX) has a formula
+ * to typeset: a panel whose first paint has none need not wait for the typesetter.
+ */
+export function hasFormula({ texts, answers }: { texts: readonly string[]; answers: readonly (string | null)[] }): boolean {
+  return answers.some((a) => a !== null && a !== '' && looksLikeTex(a)) || texts.some((t) => splitMath(t).some((p) => p.kind === 'math'));
+}

@@ -11,11 +11,11 @@ import type { PromptSides } from '../core/compare/promptSides';
 import type { RulesFigures } from '../core/rules/compareRules';
 import type { RuleParams } from '../core/rules/rule';
 import { isExportResult } from './panel';
-import { arrayOf, either, isArray, isCount, isRecord, isString, isUnknown, literal, nullable, outline, shape, type Guard, type Guarded } from './guards';
+import { arrayOf, either, isArray, isCount, isRecord, isString, isUnknown, literal, nullable, optional, outline, shape, type Guard, type Guarded } from './guards';
 import { message, protocol, ready, request, savedState, viewRequest, type Sent } from './messages';
 
-/** Rows a view asks for at once (the engine sends at most 500). */
-export const EXPLORER_PAGE_ROWS = 200;
+/** Rows a view asks for at once: a tall panel's screenful and its margin (the engine sends at most 500). */
+export const EXPLORER_PAGE_ROWS = 64;
 
 const isIdList = arrayOf(isCount);
 
@@ -75,6 +75,11 @@ export interface ExplorerSubject {
   rolloutCount: number;
   /** The query to run now; null: the webview's saved one (or every rollout). */
   query: ExplorerQuery | null;
+  /**
+   * The first page of `query`, already answered: a new panel's query is run while its page loads,
+   * so the rows come with the subject instead of a request after it.
+   */
+  first?: QueryAnswer;
   /** A training run's steps as one table (a step column, a health filter), and how far its reading has come. */
   run?: { filesRead: number; files: number; done: boolean; note: string | null };
 }
@@ -92,7 +97,7 @@ export const exportRows = viewRequest('export', { source: isString, query: isUnk
 
 /** What the explorer shows first: the file, and the query to start from. */
 export const subject = message('fromHost', 'subject', {
-  subject: outline<ExplorerSubject>({ source: isString, fileLabel: isString, rolloutCount: isCount, query: nullable(isRecord) }),
+  subject: outline<ExplorerSubject>({ source: isString, fileLabel: isString, rolloutCount: isCount, query: nullable(isRecord), first: optional(isQueryAnswer) }),
 });
 /** The host has nothing to show yet (the file is being analysed, or is not). */
 export const textNotice = message('fromHost', 'notice', { text: isString });

@@ -104,14 +104,43 @@ describe('where the user waits, on the real verl dump', () => {
       }
       return false;
     }, { timeout: 60_000, interval: FRAME_POLL_MS }).toBe(true);
-    return { frame: found as Frame, ms: Date.now() - since };
+    const ms = Date.now() - since;
+    await noteFrame(found as Frame, { since: 0, what: String(heading) });
+    return { frame: found as Frame, ms };
+  }
+
+  /**
+   * What the browser timed in a webview: its page and each script and stylesheet (when asked from
+   * `since` 0), its first paint and the panel's own `prof-lens` marks after `since`; with the
+   * clicks on the printed timeline.
+   */
+  async function noteFrame(frame: Frame, { since, what }: { since: number; what: string }): Promise<void> {
+    const entries = await frame.evaluate((after) => {
+      const origin = performance.timeOrigin;
+      const at = (t: number): number => Math.round(origin + t);
+      const file = (url: string): string => url.replace(/[?#].*$/, '').replace(/^.*\//, '');
+      const out: { at: number; event: string }[] = [];
+      if (after === 0) {
+        out.push({ at: at(0), event: 'page asked for' });
+        for (const e of performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]) out.push({ at: at(e.workerStart || e.fetchStart), event: 'page fetched' }, { at: at(e.responseEnd), event: 'page arrived' });
+        for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+          out.push({ at: at(e.startTime), event: `load ${file(e.name)} (${e.encodedBodySize.toLocaleString('en-US')} B)` }, { at: at(e.responseEnd), event: `loaded ${file(e.name)}` });
+        }
+        for (const e of performance.getEntriesByType('paint')) out.push({ at: at(e.startTime), event: e.name });
+      }
+      for (const e of performance.getEntriesByType('mark')) if (at(e.startTime) >= after) out.push({ at: at(e.startTime), event: e.name });
+      return out;
+    }, since).catch(() => []);
+    for (const e of entries) clicks.push({ at: e.at, what: `  ${what}: ${e.event}` });
   }
 
   /** Milliseconds from `since` until `ready` holds in a frame already found. */
-  async function inFrameAfter(since: number, ready: () => Promise<boolean>): Promise<number> {
+  async function inFrameAfter(frame: Frame, since: number, ready: () => Promise<boolean>): Promise<number> {
     clicks.push({ at: since, what: 'in the explorer' });
     await expect.poll(() => ready().catch(() => false), { timeout: 60_000, interval: FRAME_POLL_MS }).toBe(true);
-    return Date.now() - since;
+    const ms = Date.now() - since;
+    await noteFrame(frame, { since, what: 'explorer' });
+    return ms;
   }
 
   /** Focuses the first editor group, where the file opened last is the active tab. */
@@ -155,24 +184,24 @@ describe('where the user waits, on the real verl dump', () => {
 
     let since = Date.now();
     await frame.locator('select[name="outcome"]').selectOption({ index: 1 });
-    times['explorerFilterMs'] = await inFrameAfter(since, async () => /^\S.* · [\d,]+$/.test(await title(frame)) && !(await title(frame)).startsWith('all rollouts') && (await drawn(frame)));
+    times['explorerFilterMs'] = await inFrameAfter(frame, since, async () => /^\S.* · [\d,]+$/.test(await title(frame)) && !(await title(frame)).startsWith('all rollouts') && (await drawn(frame)));
     const filtered = await title(frame);
 
     since = Date.now();
     await frame.locator('select.sort-by').selectOption('responseChars asc');
-    times['explorerSortMs'] = await inFrameAfter(since, async () => (await title(frame)).includes('by length ↑') && (await drawn(frame)));
+    times['explorerSortMs'] = await inFrameAfter(frame, since, async () => (await title(frame)).includes('by length ↑') && (await drawn(frame)));
 
     await frame.locator('input.search').fill('reward');
     since = Date.now();
     await frame.locator('input.search').press('Enter');
-    times['explorerSearchMs'] = await inFrameAfter(since, async () => (await title(frame)).includes('"reward"') && (await drawn(frame)));
+    times['explorerSearchMs'] = await inFrameAfter(frame, since, async () => (await title(frame)).includes('"reward"') && (await drawn(frame)));
     expect(await title(frame)).not.toBe(filtered);
 
     await frame.locator('button', { hasText: 'Clear filters' }).click();
     await expect.poll(() => title(frame)).toBe(`all rollouts · by length ↑ · ${ROLLOUTS.toLocaleString('en-US')}`);
     since = Date.now();
     await frame.locator('.grid').evaluate((e) => { e.scrollTop = e.scrollHeight * 0.75; });
-    times['explorerPageMs'] = await inFrameAfter(since, async () => {
+    times['explorerPageMs'] = await inFrameAfter(frame, since, async () => {
       const index = Number(await frame.locator('.grid-rows .grid-row.rollout').first().getAttribute('aria-rowindex'));
       return index > ROLLOUTS * 0.6 && (await frame.locator('.grid-rows .grid-row.loading').count()) === 0;
     });
@@ -212,7 +241,7 @@ describe('where the user waits, on the real verl dump', () => {
       panels: times,
     };
     const first = clicks[0]?.at ?? 0;
-    const events = [...metrics.timeline, ...clicks.map((c) => ({ at: c.at, event: `CLICK ${c.what}`, ms: undefined }))].sort((a, b) => a.at - b.at);
+    const events = [...metrics.timeline, ...clicks.map((c) => ({ at: c.at, event: c.what.startsWith('  ') ? c.what : `CLICK ${c.what}`, ms: undefined }))].sort((a, b) => a.at - b.at);
     process.stdout.write(`timeline (ms after the first click):\n${events.map((e) => `${e.at - first} ${e.event}${e.ms === undefined ? '' : ` ${Math.round(e.ms)}ms`}`).join('\n')}\n`);
     process.stdout.write(`timings: ${JSON.stringify(figures)}\n`);
     mkdirSync(outputDir, { recursive: true });

@@ -14,6 +14,9 @@ import { capText } from '../../src/core/presentation/capText';
 import { reasonFamily } from '../../src/core/presentation/reasonWords';
 import { h, replaceChildren } from '../dom';
 import { HostChannel } from '../hostChannel';
+import { mark, markPainted } from '../timing';
+
+mark('script evaluated');
 
 const channel = new HostChannel<HostToCompare, CompareToHost, CompareState>(isHostToCompare, isCompareState);
 const root = document.getElementById('app') as HTMLElement;
@@ -153,5 +156,10 @@ function show(message: HostToCompare): void {
   }
 }
 
-channel.listen(show);
+channel.listen((message) => {
+  mark(`${message.type} received`);
+  show(message);
+  markPainted(`${message.type} painted`);
+});
 post({ type: 'ready' });
+mark('ready sent');

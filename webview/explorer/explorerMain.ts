@@ -9,6 +9,9 @@ import { h, replaceChildren } from '../dom';
 import { ExplorerChannel } from './explorerChannel';
 import { QueryForm } from './queryForm';
 import { RowList } from './rowList';
+import { mark, markPainted } from '../timing';
+
+mark('script evaluated');
 
 const SEARCH_DELAY_MS = 350;
 
@@ -58,7 +61,8 @@ class ExplorerView {
     } catch {
       // A damaged saved query: the host says what is wrong with it when it is run.
     }
-    this.run();
+    // A new panel's first page comes with its subject, answered while the page loaded.
+    this.run(subject.query && subject.first ? subject.first : undefined);
   }
 
   private layout(): void {
@@ -81,16 +85,23 @@ class ExplorerView {
     this.run();
   }
 
-  private run(): void {
+  /** Runs the query (its first page already answered: `first`). */
+  private run(first?: QueryAnswer): void {
     const subject = this.subject;
     if (!subject) return;
     const generation = ++this.generation;
     this.requested.clear();
     this.requested.add(0);
     this.list.clearSelection();
+    if (first) {
+      this.answered(subject, first);
+      return;
+    }
     this.status.textContent = this.query.filter?.search ? 'Searching…' : 'Filtering…';
     this.status.classList.remove('error');
+    mark('query sent');
     void channel.query(subject.source, this.query, 0, EXPLORER_PAGE_ROWS).then((result) => {
+      mark('answer received');
       if (generation !== this.generation) return;
       if (result.status === 'failed') {
         this.status.textContent = result.message;
@@ -113,6 +124,7 @@ class ExplorerView {
     this.list.reset({ total: answer.page.total, rewardColumns: answer.rewardColumns, isSearching: !!answer.query.filter.search, sort: answer.query.sort, isRun: !!subject.run });
     this.list.add(answer.page.offset, answer.page.rows, answer.highlights);
     this.showSelection();
+    markPainted('answer painted');
   }
 
   private want(from: number, to: number): void {
@@ -122,10 +134,14 @@ class ExplorerView {
     for (let page = Math.floor(from / EXPLORER_PAGE_ROWS); page <= Math.floor(to / EXPLORER_PAGE_ROWS); page++) {
       if (this.requested.has(page)) continue;
       this.requested.add(page);
+      mark(`page ${page} sent`);
       void channel.query(subject.source, this.query, page * EXPLORER_PAGE_ROWS, EXPLORER_PAGE_ROWS).then((result) => {
+        mark(`page ${page} received`);
         if (generation !== this.generation) return;
-        if (result.status === 'answered') this.list.add(result.answer.page.offset, result.answer.page.rows, result.answer.highlights);
-        else this.requested.delete(page);
+        if (result.status === 'answered') {
+          this.list.add(result.answer.page.offset, result.answer.page.rows, result.answer.highlights);
+          markPainted(`page ${page} painted`);
+        } else this.requested.delete(page);
       });
     }
   }
@@ -161,6 +177,7 @@ class ExplorerView {
 
 const view = new ExplorerView();
 channel.listen((message) => {
+  mark(`${message.type} received`);
   switch (message.type) {
     case 'subject':
       view.show(message.subject);
@@ -175,3 +192,4 @@ channel.listen((message) => {
   }
 });
 channel.post({ type: 'ready' });
+mark('ready sent');

@@ -2,8 +2,10 @@
  * The explorer's rows, virtualised: a scroll area as tall as every row would be, and elements for
  * only the rows in view (plus a few either side), so a million-row result holds a few dozen row
  * elements. Rows arrive a page at a time from the host; a row not yet here shows as loading and
- * is asked for. Click opens a row; Ctrl/Cmd toggles it in the selection; Shift extends it.
- * Every text is set as text.
+ * is asked for as soon as the list scrolls to it. A row's element is kept while what it shows
+ * holds (its row, selected, under the cursor), so a scroll or an arriving page builds and measures
+ * only the rows new to the view. Click opens a row; Ctrl/Cmd toggles it in the selection; Shift
+ * extends it. Every text is set as text.
  */
 import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
@@ -36,6 +38,14 @@ export interface RowListEvents {
   selectionChanged(): void;
 }
 
+/** A row element and what it shows: it is drawn again only when one of these changes. */
+interface DrawnRow {
+  element: HTMLElement;
+  row: PageRow | undefined;
+  isSelected: boolean;
+  isCursor: boolean;
+}
+
 export class RowList {
   readonly element: HTMLElement;
   /** Selected rollout ids. */
@@ -57,20 +67,29 @@ export class RowList {
   private anchor: number | null = null;
   private cursor = 0;
   private frame = 0;
+  /** The row elements in view, by index in the result, with what each was drawn from. */
+  private drawn = new Map<number, DrawnRow>();
 
   constructor(private readonly events: RowListEvents) {
     this.body.appendChild(this.rowsHolder);
     this.element = h('div', { className: 'grid', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'rollouts' }, children: [this.header, this.body] });
-    this.element.addEventListener('scroll', () => this.schedule());
+    this.element.addEventListener('scroll', () => {
+      // The missing rows are asked for now, not a frame later when they are drawn.
+      this.askForVisible();
+      this.schedule();
+    });
     window.addEventListener('resize', () => {
+      // Cells are shortened to their width: a new width draws every row again.
+      this.drawn.clear();
       if (this.refit()) this.render();
       else this.schedule();
     });
     this.sortControl.addEventListener('change', () => {
       const [column, direction] = this.sortControl.value.split(' ') as [ExplorerColumn | '', string | undefined];
       this.sort = column ? { column, descending: direction === 'desc' } : null;
-      this.refit(true);
+      // The query leaves first; the header follows while it is answered.
       this.events.sort(this.sort);
+      this.refit(true);
     });
     this.rowsHolder.addEventListener('click', (event) => this.click(event));
     this.element.addEventListener('keydown', (event) => this.key(event));
@@ -85,10 +104,12 @@ export class RowList {
     this.anchor = null;
     this.cursor = 0;
     this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? ['step' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.drawn.clear();
     this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
     this.element.scrollTop = 0;
-    this.render();
+    // Drawn once, in the next frame, with the rows that arrive with the result (`add`).
+    this.schedule();
   }
 
   /** Rows of a page arrived. */
@@ -120,6 +141,7 @@ export class RowList {
     const next = fitColumns(this.allColumns, (width - ROW_CHROME_PX) / emPx - 1, this.sort?.column ?? null);
     if (!force && next.join() === this.columns.join()) return false;
     this.columns = next;
+    this.drawn.clear();
     const template = gridTemplate(next);
     this.header.style.gridTemplateColumns = template;
     this.rowsHolder.style.setProperty('--columns', template);
@@ -148,8 +170,8 @@ export class RowList {
       const current = this.sort?.column === column ? this.sort : null;
       const next: ExplorerSort | null = !current ? { column, descending: false } : !current.descending ? { column, descending: true } : null;
       this.sort = next;
-      this.refit(true);
       this.events.sort(next);
+      this.refit(true);
     });
     return h('div', { className: 'cell head', attrs: { role: 'columnheader', 'aria-sort': isSorted ? (this.sort!.descending ? 'descending' : 'ascending') : 'none' }, children: [button] });
   }
@@ -175,16 +197,38 @@ export class RowList {
     return { from, to };
   }
 
+  private askForVisible(): void {
+    const { from, to } = this.visibleRange();
+    if (to > from) this.events.want(from, to - 1);
+  }
+
   private render(): void {
     const { from, to } = this.visibleRange();
     if (to > from) this.events.want(from, to - 1);
     // Row `from` sits where it would in a full-height list (scaled when the list is taller than a browser allows).
     const top = this.element.scrollTop - (this.element.scrollTop * this.scale() - from * ROW_HEIGHT);
     this.rowsHolder.style.transform = `translateY(${Math.round(top)}px)`;
-    const elements: HTMLElement[] = [];
-    for (let i = from; i < to; i++) elements.push(this.rowElement(i));
-    this.rowsHolder.replaceChildren(...elements);
-    abridgeCells(Array.from(this.rowsHolder.querySelectorAll<HTMLElement>('.cell')));
+    const drawn = new Map<number, DrawnRow>();
+    const fresh: HTMLElement[] = [];
+    for (let i = from; i < to; i++) {
+      const row = this.rows.get(i);
+      const isSelected = row !== undefined && this.selected.has(row.id);
+      const isCursor = i === this.cursor;
+      const known = this.drawn.get(i);
+      if (known && known.row === row && known.isSelected === isSelected && known.isCursor === isCursor) {
+        drawn.set(i, known);
+        continue;
+      }
+      const element = this.rowElement(i);
+      fresh.push(element);
+      drawn.set(i, { element, row, isSelected, isCursor });
+    }
+    this.drawn = drawn;
+    const elements = [...drawn.values()].map((d) => d.element);
+    const children = this.rowsHolder.children;
+    if (elements.length !== children.length || elements.some((e, i) => children[i] !== e)) this.rowsHolder.replaceChildren(...elements);
+    // Only the cells just built are measured and shortened: the rest kept their text.
+    abridgeCells(fresh.flatMap((e) => Array.from(e.querySelectorAll<HTMLElement>('.cell'))));
     this.showDetail();
   }
 

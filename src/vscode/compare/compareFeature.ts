@@ -72,14 +72,19 @@ export function createCompareFeature(deps: CompareFeatureDeps): vscode.Disposabl
   };
   /** Both sides analysed (from disk when not open), compared in the worker, shown in `target` or a new view. */
   const show = async (a: vscode.Uri, b: vscode.Uri, target?: ComparePanel): Promise<void> => {
+    /** A view opened for this comparison: closed again should it fail, as if never opened. */
+    let opened = undefined as ComparePanel | undefined;
     try {
       await withNotificationProgress({ title: `PROF Lens: comparing ${basename(a.path)} with ${basename(b.path)}` }, async () => {
         await Promise.all([analysed(deps.store, a), analysed(deps.store, b)]);
-        const answer = await deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
-        const shown = target ?? view ?? adopt(createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }));
+        // The worker compares while a new view's page loads (the slower of the two, a second or more).
+        const answering = deps.client.explore(a.toString(), { method: 'compare', other: b.toString() });
+        const shown = target ?? view ?? (opened = adopt(createPanel(COMPARE_PANEL, deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false })));
+        const answer = await answering;
         shown.show({ a: a.toString(), b: b.toString(), labelA: basename(a.path), labelB: basename(b.path), comparison: answer.comparison });
       });
     } catch (error) {
+      opened?.dispose();
       const text = `cannot compare: ${errorText(error)}`;
       if (target) target.notice(`PROF Lens ${text}`);
       void showError(`PROF Lens: ${text}`);

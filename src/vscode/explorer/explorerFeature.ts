@@ -90,7 +90,8 @@ class Explorers implements vscode.Disposable {
     if (!target.run && !this.deps.store.get(target.source) && target.source.scheme === 'file') this.deps.store.analyseFile(target.source);
     if (this.host) return this.host.show(target);
     const panel = createPanel(EXPLORER_PANEL, this.deps.extensionUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
-    this.adopt(panel, target);
+    // A new panel has no saved query: it shows every rollout, a query the host can run before the page is ready.
+    this.adopt(panel, target.run ? target : { ...target, query: target.query ?? emptyQuery() });
   }
 
   adopt(panel: vscode.WebviewPanel, target: ExplorerTarget): void {

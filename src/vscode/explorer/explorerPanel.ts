@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ExplorerQuery } from '../../core/explore/explorerQuery';
-import { exportRows, isExplorerToHost, query, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
+import { EXPLORER_PAGE_ROWS, exportRows, isExplorerToHost, query, type ExplorerSubject, type ExplorerToHost, type HostToExplorer, type QueryResult } from '../../protocol/explorer';
 import { unhandled } from '../../protocol/messages';
 import type { ExportResult } from '../../protocol/panel';
 import type { AnalysisClient } from '../../scoring/analysis/analysisClient';
@@ -77,6 +77,13 @@ export class ExplorerPanel implements vscode.Disposable {
   private readonly view: WebviewPanelHost<HostToExplorer, ExplorerToHost>;
   private readonly inFlight = new SupersededQueries();
   private opened: OpenedRun | null = null;
+  /**
+   * The first page of the query a new panel opens with, asked for while its page loads (a new
+   * webview takes a second or more to say ready); sent with the first subject, then dropped.
+   */
+  private first: { query: ExplorerQuery; result: Promise<QueryResult> } | null = null;
+  /** Counts subjects, so a first page that arrives after a newer subject is not sent. */
+  private subjects = 0;
   readonly onDidDispose: vscode.Event<void>;
 
   constructor(
@@ -86,6 +93,9 @@ export class ExplorerPanel implements vscode.Disposable {
   ) {
     this.view = new WebviewPanelHost(panel, EXPLORER_PANEL, deps.extensionUri, { onReady: () => this.sendSubject(), onMessage: (message) => this.receive(message) });
     this.onDidDispose = this.view.onDidDispose;
+    if (!target.run && target.query && deps.store.get(target.source)?.summary) {
+      this.first = { query: target.query, result: this.query(target.query, 0, EXPLORER_PAGE_ROWS) };
+    }
   }
 
   get source(): vscode.Uri {
@@ -98,6 +108,7 @@ export class ExplorerPanel implements vscode.Disposable {
       this.inFlight.reset();
       this.closeRun();
     }
+    this.first = null;
     this.target = target;
     this.panel.reveal(undefined, false);
     this.sendSubject();
@@ -106,6 +117,7 @@ export class ExplorerPanel implements vscode.Disposable {
   /** The analysis changed: the webview asks for its query again. */
   refresh(): void {
     this.inFlight.reset();
+    this.first = null;
     this.sendSubject();
   }
 
@@ -180,6 +192,7 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   private sendSubject(): void {
+    const turn = ++this.subjects;
     if (this.target.run) return this.sendRunSubject(this.target.run);
     const { source, query } = this.target;
     const fileLabel = basename(source.path);
@@ -191,9 +204,15 @@ export class ExplorerPanel implements vscode.Disposable {
     }
     // Before the webview's `ready` a message is lost: the subject (and its query) goes when it says ready.
     if (!this.view.isReady) return;
-    this.post({ type: 'subject', subject: { source: source.toString(), fileLabel, rolloutCount: analysis.summary.rolloutCount, query } });
+    const subject: ExplorerSubject = { source: source.toString(), fileLabel, rolloutCount: analysis.summary.rolloutCount, query };
     // A drill-down's query is sent once; after that the webview's saved query is the one shown.
     this.target = { source, query: null };
+    const first = this.first?.query === query ? this.first : null;
+    this.first = null;
+    if (!first) return this.post({ type: 'subject', subject });
+    void first.result.then((result) => {
+      if (turn === this.subjects) this.post({ type: 'subject', subject: result.status === 'answered' ? { ...subject, first: result.answer } : subject });
+    });
   }
 
   /** A run's row opens in its step file, at its line. */

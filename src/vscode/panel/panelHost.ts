@@ -1,7 +1,8 @@
 /**
  * One PROF panel (the group view or the file dashboard) in the shared webview panel host: the
  * messages it exchanges with the webview, and the data it sends. The webview is rebuilt when it is
- * shown again (no retained context); its `ready` asks for the data.
+ * shown again (no retained context); its `ready` asks for the data. A new panel's data is made
+ * while its page loads (a new webview takes a second or more to say ready) and sent at `ready`.
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
@@ -56,6 +57,8 @@ export class PanelHost implements vscode.Disposable {
   readonly onDidDispose: vscode.Event<void>;
   /** Counts sends so that a slow detail fetch does not overwrite a newer view. */
   private sequence = 0;
+  /** The data made while a new panel's page loads, under the send it counts as. */
+  private early: { sequence: number; message: Promise<HostToWebview | null> } | null = null;
   private groupKey: string | null = null;
 
   constructor(
@@ -64,8 +67,18 @@ export class PanelHost implements vscode.Disposable {
     private target: PanelTarget,
     private readonly deps: PanelHostDeps,
   ) {
-    this.view = new WebviewPanelHost(panel, PANELS[kind], deps.extensionUri, { onReady: () => void this.send(), onMessage: (message) => this.receive(message) });
+    this.view = new WebviewPanelHost(panel, PANELS[kind], deps.extensionUri, { onReady: () => this.ready(), onMessage: (message) => this.receive(message) });
     this.onDidDispose = this.view.onDidDispose;
+    const sequence = ++this.sequence;
+    this.early = { sequence, message: this.message(sequence) };
+  }
+
+  /** The page said ready: the data made meanwhile goes, unless a newer send has replaced it. */
+  private ready(): void {
+    const early = this.early;
+    this.early = null;
+    if (!early || early.sequence !== this.sequence) return void this.send();
+    void early.message.then((message) => message && early.sequence === this.sequence && this.post(message));
   }
 
   /** The file the panel shows. */
@@ -142,26 +155,32 @@ export class PanelHost implements vscode.Disposable {
 
   private async send(): Promise<void> {
     const sequence = ++this.sequence;
+    const message = await this.message(sequence);
+    if (message && sequence === this.sequence) this.post(message);
+  }
+
+  /** What the panel shows now, as a message; null when a newer send has begun meanwhile. */
+  private async message(sequence: number): Promise<HostToWebview | null> {
     const { source } = this.target;
     const fileLabel = basename(source.path);
+    const notice = (text: string): HostToWebview => ({ type: 'notice', notice: { source: source.toString(), text } });
     const analysis = this.deps.store.get(source);
-    if (!analysis) return this.notice(`${fileLabel} is not analysed: open it in the editor first.`);
-    if (!analysis.summary) return this.notice(`Analysing ${fileLabel}…`);
+    if (!analysis) return notice(`${fileLabel} is not analysed: open it in the editor first.`);
+    if (!analysis.summary) return notice(`Analysing ${fileLabel}…`);
     if (this.kind === 'dashboard') {
       this.panel.title = `PROF dashboard · ${fileLabel}`;
       const labels = this.deps.labels;
       const rollouts = analysis.index.all;
       const extra = labels ? { labels: labels.dashboard(source, rollouts, analysis.summary.settings.threshold), thresholdText: await labels.thresholdText(source, analysis.summary, rollouts) } : {};
-      if (sequence !== this.sequence) return;
+      if (sequence !== this.sequence) return null;
       const groupNames = groupNamesOfSummary(analysis.summary);
-      this.post({ type: 'dashboard', data: { ...dashboardData({ source: source.toString(), fileLabel, rollouts, summary: analysis.summary, ...(groupNames ? { groupNames } : {}) }), ...extra } });
-      return;
+      return { type: 'dashboard', data: { ...dashboardData({ source: source.toString(), fileLabel, rollouts, summary: analysis.summary, ...(groupNames ? { groupNames } : {}) }), ...extra } };
     }
     const rollout = this.target.rolloutId === null ? analysis.index.all[0] : analysis.index.byRolloutId(this.target.rolloutId);
-    if (!rollout) return this.notice(`That rollout is no longer in ${fileLabel}.`);
+    if (!rollout) return notice(`That rollout is no longer in ${fileLabel}.`);
     const members = analysis.index.group(rollout.group);
     const details = await this.deps.client.details(source.toString(), members.map((r) => r.id)).catch(() => []);
-    if (sequence !== this.sequence) return;
+    if (sequence !== this.sequence) return null;
     const groupLabel = groupLabels(analysis.index.all).get(rollout.group) ?? '';
     const groupName = members[0] ? groupNamesOfSummary(analysis.summary)?.get(members[0].id) ?? '' : '';
     this.groupKey = rollout.group;
@@ -170,6 +189,6 @@ export class PanelHost implements vscode.Disposable {
     const data = groupData({ source: source.toString(), fileLabel, groupLabel, groupName, members, details, summary: analysis.summary });
     const labels = this.deps.labels;
     if (labels) data.rows = data.rows.map((row) => ({ ...row, label: labels.badge(source, row.id) }));
-    this.post({ type: 'group', data });
+    return { type: 'group', data };
   }
 }

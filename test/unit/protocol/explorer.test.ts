@@ -25,6 +25,15 @@ describe('explorer messages', () => {
     expect(isExplorerCall({ method: 'promptSides', other: 'k', index: -2 })).toBe(false);
   });
 
+  it('takes a subject with its first page answered, and refuses one whose page is malformed', () => {
+    const subject = { source: 'file:///a.jsonl', fileLabel: 'a.jsonl', rolloutCount: 3, query: { version: 1, filter: {}, sort: null } };
+    const first = { method: 'query', query: subject.query, title: 'all rollouts · 3', page: { offset: 0, total: 3, rows: [] } };
+    expect(isHostToExplorer({ type: 'subject', subject })).toBe(true);
+    expect(isHostToExplorer({ type: 'subject', subject: { ...subject, first } })).toBe(true);
+    expect(isHostToExplorer({ type: 'subject', subject: { ...subject, first: { ...first, page: { rows: 'all' } } } })).toBe(false);
+    expect(isHostToExplorer({ type: 'subject', subject: { ...subject, first: { ...first, method: 'export' } } })).toBe(false);
+  });
+
   it('checks responses, saved state and the compare view\'s messages', () => {
     expect(isHostToExplorer({ type: 'response', requestId: 1, method: 'query', result: { status: 'failed', message: 'bad pattern' } })).toBe(true);
     expect(isHostToExplorer({ type: 'response', requestId: 1, method: 'query', result: { status: 'answered', answer: { method: 'export' } } })).toBe(false);

@@ -51,7 +51,7 @@ describe('the linux-x64 VSIX', () => {
   });
 
   it('holds the bundles and what they load at run time, and no sources, tests, maps or dev tooling', () => {
-    for (const file of ['extension.js', 'analysisWorker.js', 'casWorker.js', 'onnxWorker.js', 'tokenizerWorker.js', 'traceDecoderWorker.js', 'webview.js', 'runWebview.js', 'explorerWebview.js', 'compareWebview.js', 'rulesWebview.js', 'runWorker.js', 'computeEngine.mjs']) expect(names).toContain(`extension/dist/${file}`);
+    for (const file of ['extension.js', 'analysisWorker.js', 'casWorker.js', 'onnxWorker.js', 'tokenizerWorker.js', 'traceDecoderWorker.js', 'webview.js', 'runWebview.js', 'explorerWebview.js', 'compareWebview.js', 'rulesWebview.js', 'katex.js', 'runWorker.js', 'computeEngine.mjs']) expect(names).toContain(`extension/dist/${file}`);
     expect(names).toContain('extension/node_modules/onnxruntime-node/dist/index.js');
     expect(names).toContain('extension/node_modules/onnxruntime-common/dist/cjs/index.js');
     expect(names).toContain('extension/node_modules/katex/dist/katex.min.css');

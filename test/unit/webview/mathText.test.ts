@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FORMULAS, MAX_FORMULA_LENGTH, looksLikeTex, splitMath, type TextPart } from '../../../webview/mathText';
+import { MAX_FORMULAS, MAX_FORMULA_LENGTH, hasFormula, looksLikeTex, splitMath, type TextPart } from '../../../webview/mathText';
 
 const joined = (parts: TextPart[]): string => parts.map((p) => (p.kind === 'text' ? p.text : p.source)).join('');
 const maths = (text: string): string[] => splitMath(text).flatMap((p) => (p.kind === 'math' ? [p.tex] : []));
@@ -55,5 +55,18 @@ describe('answers worth typesetting whole', () => {
     expect(looksLikeTex('x^2')).toBe(true);
     expect(looksLikeTex('42')).toBe(false);
     expect(looksLikeTex('<img src=x>')).toBe(false);
+  });
+});
+
+describe('whether a first paint needs the typesetter (it is fetched only then)', () => {
+  it('a GSM8K-style group with prices and plain numbers does not', () => {
+    const prompt = 'Natalia sold clips to 48 of her friends in April, at $5 each and $10 for two. How many clips did she sell?';
+    expect(hasFormula({ texts: [prompt, 'She sold 48/2 = <<48/2=24>>24 clips in May.'], answers: ['72', null, ''] })).toBe(false);
+  });
+
+  it('a formula in any text, or an answer that reads as TeX, does', () => {
+    expect(hasFormula({ texts: ['plain', 'Solve $x^2 = 4$.'], answers: ['2'] })).toBe(true);
+    expect(hasFormula({ texts: ['plain'], answers: ['\\frac{1}{2}'] })).toBe(true);
+    expect(hasFormula({ texts: ['a display \\[y\\] formula'], answers: [] })).toBe(true);
   });
 });
