@@ -82,11 +82,13 @@ export function terminatorLength(bytes: Uint8Array): number {
  * is read from bytes.
  */
 export function* splitLines(text: string): Generator<TextLine> {
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let start = bom;
   const breaks = new LineBreakScanner(text);
   for (let line = 1; start <= text.length; line++) {
     const at = breaks.find(start);
-    if (!at && start >= text.length) return;
+    // An empty last line is no line, but for a BOM alone: its bytes are line 1's, as in a file's bytes.
+    if (!at && start >= text.length && !(line === 1 && bom)) return;
     const end = at ? at.end : text.length;
     const result = textLine(text, { line, start, end, terminated: at !== null });
     if (at?.isLoneCr) result.endsAtLoneCr = true;

@@ -33,7 +33,7 @@ export async function* readFileLines(path: string, chunkBytes = CHUNK, options: 
   // Only a regular file is read: `/dev/zero` never ends and a FIFO blocks (refused by type, not by running out of memory).
   const input = options.input ?? InputFile.open(path);
   try {
-    const splitter = new LineSplitter({ byte: 0, line: 1 }, options);
+    const splitter = new LineSplitter({ byte: 0, line: 1 }, { ...options, join: (parts) => Buffer.concat(parts) });
     let position = 0;
     // One buffer for every read: the splitter decodes what it is given before it returns (an
     // unfinished line keeps its text and at most three bytes of a split character, copied), so
