@@ -14,14 +14,13 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { eachRollout, rolloutCount, type FileAnalysis } from '../../core/report/fileAnalysis';
-import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { keptElementText, keptLineBytes, lineBytesOf, rolloutsOfRecord } from '../../core/lines/keptLines';
 import { decisionLine, groupIds } from '../../core/lines/decisionLines';
 import { readText } from '../../core/read/reader';
 import type { ProfSettings } from '../../core/profSettings';
 import { readDocument } from '../../scoring/analysis/analysePath';
 import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
-import { lineText } from '../../scoring/analysis/fileLines';
 import { adaptContextFor } from '../../scoring/inputs/traceTokenizer';
 import type { AdaptContext } from '../../core/formats/trainers';
 import { checkOutputs, openAtomicWriter, type AtomicWriter } from '../../scoring/output/outputFiles';
@@ -114,9 +113,7 @@ async function writeKept(job: KeptJob): Promise<number> {
         if (!line.bytes) continue;
         const rollouts = decided.of(line.line);
         if (!rollouts) continue;
-        let text: { raw: string; invalidUtf8: boolean } | undefined;
-        const lineBytes = { bytes: line.bytes, get raw() { return (text ??= lineText(line)).raw; }, get invalidUtf8() { return (text ??= lineText(line)).invalidUtf8; } };
-        const bytes = keptLineBytes(lineBytes, rollouts, settings.fields);
+        const bytes = keptLineBytes(lineBytesOf(line, line.bytes), rollouts, settings.fields);
         if (bytes === null) continue;
         await out.write(bytes);
         written++;

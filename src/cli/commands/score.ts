@@ -21,7 +21,8 @@ import { withStepScores, type StepScoresMeta } from '../../scoring/output/writeS
 import { checkOutputs, openAtomicWriter } from '../../scoring/output/outputFiles';
 import type { Scorer } from '../../scoring/scorers/scorer';
 import { parseArgs, UsageError } from '../args';
-import type { FileLine } from '../../scoring/analysis/fileLines';
+import type { FileLine } from '../../core/read/byteLines';
+import { bomLength, terminatorLength } from '../../core/read/jsonLines';
 import { InputFileError, type InputFile } from '../../scoring/inputs/inputFile';
 import { hashWhole, ReadHash } from '../../scoring/inputs/analysedFile';
 import { readInputLines } from '../../scoring/inputs/inputLines';
@@ -207,10 +208,11 @@ async function scoreLines(lines: readonly FileLine[], ctx: BatchContext): Promis
  * character each (otherwise: JSON's structure is ASCII, and what is written in is ASCII too), with
  * the line's own BOM and terminator.
  */
-function scoredLineBytes(line: FileLine, bytes: Buffer, edit: (raw: string) => string): Buffer {
-  const bom = line.byteStart === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+function scoredLineBytes(line: FileLine, lineBytes: Uint8Array, edit: (raw: string) => string): Buffer {
+  const bytes = Buffer.from(lineBytes.buffer, lineBytes.byteOffset, lineBytes.byteLength);
+  const bom = line.byteStart === 0 ? bomLength(bytes) : 0;
   const n = bytes.length;
-  const terminator = bytes[n - 1] === 10 ? (bytes[n - 2] === 13 ? 2 : 1) : bytes[n - 1] === 13 ? 1 : 0;
+  const terminator = terminatorLength(bytes);
   const body = line.invalidUtf8 ? Buffer.from(edit(bytes.toString('latin1', bom, n - terminator)), 'latin1') : Buffer.from(edit(line.raw), 'utf8');
   return Buffer.concat([bytes.subarray(0, bom), body, bytes.subarray(n - terminator)]);
 }

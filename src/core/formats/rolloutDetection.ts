@@ -12,7 +12,8 @@ import type { RolloutDraft } from './adaptRecord';
 import { adaptRecord } from './adaptRecord';
 import { PROMPT_KEYS, RESPONSE_KEYS, RESPONSES_KEYS } from './generic';
 import { parseLenient } from '../read/lenientJson';
-import { readLine, splitLines, type TextLine } from '../read/reader';
+import { readLine } from '../read/reader';
+import { splitLines, withoutBom, type TextLine } from '../read/jsonLines';
 import { isRecord } from '../isRecord';
 
 /** How much of a document is looked at. */
@@ -54,7 +55,7 @@ export interface DetectionOptions {
 
 /** True when the prefix holds a record that a format adapter recognises as a rollout. */
 export function holdsRollouts(prefix: string, options: DetectionOptions): boolean {
-  const body = prefix.charCodeAt(0) === 0xfeff ? prefix.slice(1) : prefix;
+  const body = withoutBom(prefix);
   const text = body.slice(0, DETECTION_PREFIX_CHARS);
   const isWhole = options.isWholeText && body.length <= DETECTION_PREFIX_CHARS;
   const isRollout = (c: Candidate): boolean => isRolloutRecord(c.value, options.fields) || isCutRollout(c);

@@ -6,6 +6,7 @@
  */
 import type { SourceRecord } from '../model';
 import { readText } from '../read/reader';
+import { withoutBom } from '../read/jsonLines';
 import { quoteValue } from '../profSettings';
 import { recordLocation } from '../presentation/locationWords';
 import { isContentKey, rolloutKey, stepKey } from './contentKey';
@@ -24,7 +25,7 @@ type Json = Record<string, unknown>;
 
 /** Read the text of a labels file named `fileName`. */
 export function readLabels(text: string, fileName: string): LabelsRead {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   if (/^\s*\{/.test(body)) {
     let parsed: unknown;
     try {

@@ -11,6 +11,8 @@ import type { SourceRecord } from '../model';
 import { adaptRecord } from '../formats/adaptRecord';
 import type { AdaptContext } from '../formats/trainers';
 import { parseLenient } from '../read/lenientJson';
+import { bomLength, terminatorLength } from '../read/jsonLines';
+import { lineText, type FileLine } from '../read/byteLines';
 import { keepResponses, type ResponseLayout } from '../read/rawEdit';
 
 type Fields = Partial<Record<FieldRole, string>>;
@@ -58,6 +60,12 @@ export interface LineBytes {
   invalidUtf8?: boolean;
 }
 
+/** A line read with its `bytes` as `LineBytes`; the text of a `textOnDemand` line is decoded when first asked for. */
+export function lineBytesOf(line: FileLine, bytes: Uint8Array): LineBytes {
+  let text: { raw: string; invalidUtf8: boolean } | undefined;
+  return { bytes, get raw() { return (text ??= lineText(line)).raw; }, get invalidUtf8() { return (text ??= lineText(line)).invalidUtf8; } };
+}
+
 /**
  * The bytes to write for a line, or null. A line kept whole is its own bytes; a trimmed line keeps
  * its BOM and terminator (CRLF stays CRLF), and one that is not valid UTF-8 is trimmed on its
@@ -67,7 +75,7 @@ export function keptLineBytes(line: LineBytes, rollouts: Decided, fields: Fields
   const edit = lineEdit(() => line.raw, rollouts, fields);
   if (edit.kind === 'none') return null;
   if (edit.kind === 'all') return line.bytes;
-  const bom = hasBom(line.bytes) ? 3 : 0;
+  const bom = bomLength(line.bytes);
   const terminator = terminatorLength(line.bytes);
   const body = line.bytes.subarray(bom, line.bytes.length - terminator);
   const trimmed = line.invalidUtf8
@@ -130,16 +138,6 @@ export function onOneLine(text: string): string {
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
-}
-
-function hasBom(bytes: Uint8Array): boolean {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-}
-
-function terminatorLength(bytes: Uint8Array): number {
-  const n = bytes.length;
-  if (bytes[n - 1] === 10) return bytes[n - 2] === 13 ? 2 : 1;
-  return bytes[n - 1] === 13 ? 1 : 0;
 }
 
 /** Each byte as one character (JSON's structure is ASCII, so it can be edited in this form). */

@@ -6,6 +6,8 @@
  * is and how to turn it into JSON Lines; its bytes are never read as lines (which would make one
  * error per line of noise). Parquet is read (TRL's completions) and is not in this list.
  */
+import { bomLength } from './jsonLines';
+import { LineBreakScanner } from './lineBreaks';
 
 /** The binary kinds PROF Lens names. */
 export type BinaryKind = 'torch' | 'pickle' | 'arrow' | 'safetensors' | 'numpy' | 'binary';
@@ -45,9 +47,9 @@ export function binaryKindOf(bytes: Uint8Array, fileName: string): BinaryKind | 
  * lines are named — not a binary file.
  */
 function opensWithJsonLine(bytes: Uint8Array, nul: number): boolean {
-  const lineEnd = bytes.subarray(0, nul).indexOf(0x0a);
-  if (lineEnd === -1) return false;
-  let at = startsWith(bytes, '\u00ef\u00bb\u00bf') ? 3 : 0;
+  const lineEnd = new LineBreakScanner(bytes.subarray(0, nul)).find(0)?.end;
+  if (lineEnd === undefined) return false;
+  let at = bomLength(bytes);
   while (at < lineEnd && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0d)) at++;
   return bytes[at] === 0x7b || bytes[at] === 0x5b;
 }

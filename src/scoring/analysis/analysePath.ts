@@ -16,7 +16,7 @@ import type { AdaptContext } from '../../core/formats/trainers';
 import type { PromptReading } from '../../core/transcript/promptReading';
 import type { Turn } from '../../core/transcript/turns';
 import { Analyzer, type AnalyseOptions, type BegunBatch } from './analyse';
-import { type FileLine, LineSplitter } from './fileLines';
+import { type FileLine, LineSplitter } from '../../core/read/byteLines';
 import { InputFile } from '../inputs/inputFile';
 import { readInputLines } from '../inputs/inputLines';
 import { adaptContextFor } from '../inputs/traceTokenizer';

@@ -5,12 +5,12 @@
  * score` writes the model's identity there), `--model-name`, or `file:unnamed`.
  */
 import type { ScorerChoice } from '../../core/scorerChoice';
-import { readText } from '../../core/read/reader';
+import { readLine, readText } from '../../core/read/reader';
 import { recordStepScores } from '../../core/formats/stepScoreFields';
 import type { Json } from '../../core/formats/fields';
 import type { Scorer } from '../scorers/scorer';
 import { readInputLines } from '../inputs/inputLines';
-import { readLine } from '../../core/read/reader';
+import { splitLines } from '../../core/read/jsonLines';
 import { checkRegularFile } from '../inputs/inputFile';
 
 /** Records looked at to learn whether a file carries scores and from which model. */
@@ -50,13 +50,10 @@ export function peekTextScores(text: string, fileName: string): ScoresPeek {
     if (text.length <= PEEK_JSON_BYTES) for (const record of readText(text, fileName).records.slice(0, PEEK_RECORDS)) look(record.value);
     return peek;
   }
-  let start = 0;
   // Lines, not records, are counted: a text of blank or broken lines is looked at no further.
-  for (let line = 1; start < text.length && line <= PEEK_RECORDS; line++) {
-    const end = text.indexOf('\n', start);
-    const raw = text.slice(start, end < 0 ? text.length : end);
-    start = end < 0 ? text.length : end + 1;
-    const read = readLine({ line, raw: raw.endsWith('\r') ? raw.slice(0, -1) : raw, terminated: end >= 0 });
+  for (const line of splitLines(text)) {
+    if (line.line > PEEK_RECORDS) break;
+    const read = readLine(line);
     if (read.kind === 'record') look(read.record.value);
   }
   return peek;

@@ -13,7 +13,7 @@ import type { SourceRecord } from '../../core/model';
 import type { AdaptContext } from '../../core/formats/trainers';
 import type { RolloutText, RolloutTextSource, TextChunk } from '../../core/explore/textSearch';
 import type { RolloutPlaces } from '../../core/explore/selection';
-import { LineSplitter } from '../analysis/fileLines';
+import { LineSplitter } from '../../core/read/byteLines';
 import { InputFile } from '../inputs/inputFile';
 import { readDocument, type LineIndex } from '../analysis/analysePath';
 

@@ -13,7 +13,7 @@
  * is written then.
  */
 import { resolve } from 'node:path';
-import { keptElementText, keptLineBytes, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { keptElementText, keptLineBytes, lineBytesOf, rolloutsOfRecord } from '../../core/lines/keptLines';
 import { readLine, readText } from '../../core/read/reader';
 import type { FieldRole } from '../../core/profSettings';
 import type { AdaptContext } from '../../core/formats/trainers';
@@ -102,7 +102,7 @@ async function writeLines(input: InputFile, wanted: Map<number, SelectedOnLine[]
       if (read?.kind === 'record') await how.context.decoder?.prepare?.([read.record]);
       const found = read?.kind === 'record' ? rolloutsOfRecord(read.record, how.fields, how.context) : 0;
       if (found !== rollouts.length || !line.bytes) throw changed(input.path, line, rollouts.length, found);
-      const bytes = keptLineBytes({ raw: line.raw, bytes: line.bytes, ...(line.invalidUtf8 ? { invalidUtf8: true } : {}) }, rollouts, how.fields);
+      const bytes = keptLineBytes(lineBytesOf(line, line.bytes), rollouts, how.fields);
       if (bytes === null) continue;
       await out.write(bytes);
       written++;

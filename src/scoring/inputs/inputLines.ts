@@ -3,7 +3,8 @@
  * the rows of a parquet file in batches, each row a line of JSON. A `.json` document is not
  * lines: callers read it whole (`readDocument`).
  */
-import { readFileLines, type FileLine, type ReadLinesOptions } from '../analysis/fileLines';
+import type { FileLine } from '../../core/read/byteLines';
+import { readFileLines, type ReadLinesOptions } from '../analysis/fileLines';
 import { InputFile, type InputKind } from './inputFile';
 import { parquetLineBatches } from './parquetRows';
 

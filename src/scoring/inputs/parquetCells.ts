@@ -10,7 +10,7 @@
  * Dictionary-encoded values are one string shared by every row that holds them; their JSON text is
  * made once per distinct long value (`TextCache`), not once per row.
  */
-import { MAX_LINE_BYTES } from '../../core/read/reader';
+import { MAX_LINE_BYTES } from '../../core/read/jsonLines';
 
 /** Nesting allowed inside one cell (a JSON cell or a list/struct column). */
 export const MAX_CELL_DEPTH = 1_000;

@@ -8,10 +8,10 @@
  * its row; the other rows are read. Rows come in batches of bounded text: a file whose dictionary
  * repeats one long value in every row never holds all its rows' texts at once.
  */
-import type { FileLine } from '../analysis/fileLines';
+import type { FileLine } from '../../core/read/byteLines';
 import type { InputFile } from './inputFile';
 import { errorText } from '../../core/errorText';
-import { MAX_LINE_BYTES } from '../../core/read/reader';
+import { MAX_LINE_BYTES } from '../../core/read/jsonLines';
 import { cellParsers, megabytes, rowText, sizeText, TextCache } from './parquetCells';
 
 /** The largest parquet file read (it is read whole; TRL writes one generation batch per file). */

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { AdaptContext } from '../../core/formats/trainers';
+import { splitLines } from '../../core/read/jsonLines';
 import { InputFile } from './inputFile';
 import { readSideFile } from './sideFiles';
 import { TraceDecoder } from './traceDecoder';
@@ -51,10 +52,14 @@ async function firstLine(path: string): Promise<string> {
   }
 }
 
+/** Characters of a text's first line looked at. */
+const FIRST_LINE_CHARS = 1024 * 1024;
+
 /** The first line of a text (1 MB of it at most): enough to tell a trace file. */
 export function firstLineOf(text: string): string {
-  const end = text.indexOf('\n');
-  return text.slice(0, Math.min(end === -1 ? text.length : end, 1024 * 1024));
+  // Cut first: the line's end is looked for in the part kept, never in a whole document.
+  const first = splitLines(text.length > FIRST_LINE_CHARS ? text.slice(0, FIRST_LINE_CHARS) : text).next();
+  return first.done ? '' : first.value.raw;
 }
 
 /** Whether a record's text is an open-instruct trace (token ids, no text). */

@@ -13,6 +13,7 @@ import { classifyRunFiles, isLayoutFolder, needsRolloutCheck, RUN_LAYOUT_NAMES, 
 import { compareRunFiles } from '../../core/run/trainingStep';
 import { DETECTION_PREFIX_CHARS, holdsRollouts } from '../../core/formats/rolloutDetection';
 import type { FieldRole } from '../../core/profSettings';
+import { withoutBom } from '../../core/read/jsonLines';
 import { fileKind } from '../inputs/inputFile';
 
 /** How deep the walk goes (`outputs/rollouts/step_N/train/all/traces.jsonl` is five below `outputs`). */
@@ -157,7 +158,7 @@ export async function mayBeStepFile(file: string, fields: Partial<Record<FieldRo
   try {
     const buffer = Buffer.alloc(DETECTION_PREFIX_CHARS);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const prefix = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    const prefix = withoutBom(buffer.subarray(0, bytesRead).toString('utf8'));
     if (!/^\s*\{/.test(prefix)) return true;
     const isWholeText = bytesRead < buffer.length;
     return holdsRollouts(prefix, { fileName: file, fields, isWholeText });

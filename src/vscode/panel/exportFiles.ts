@@ -8,8 +8,8 @@ import { decideAll } from '../../core/rules/decideList';
 import { rolloutFacts } from '../../core/presentation/rolloutFacts';
 import { csvCell } from '../../core/presentation/csvCell';
 import { decisionLine, groupIds } from '../../core/lines/decisionLines';
-import { keptElementText, keptLineBytes, keptLineText, rolloutsOfRecord } from '../../core/lines/keptLines';
-import { LineBreakScanner } from '../../core/read/lineBreaks';
+import { keptElementText, keptLineBytes, keptLineText, lineBytesOf, rolloutsOfRecord } from '../../core/lines/keptLines';
+import { splitByteLines } from '../../core/read/byteLines';
 import { readText } from '../../core/read/reader';
 import type { ProfSettings } from '../../core/profSettings';
 import type { RolloutSummary } from '../../protocol/analysis';
@@ -108,20 +108,13 @@ export function keptBytes(bytes: Uint8Array, rollouts: readonly RolloutSummary[]
     }
     return { bytes: concat(chunks), lines: chunks.length };
   }
-  // Lines end where the analysis ended them (`\r\n`, `\n`, lone `\r`), so line numbers match.
-  const strict = new TextDecoder('utf-8', { fatal: true });
-  const breaks = new LineBreakScanner(bytes);
-  let start = 0;
-  for (let line = 1; start < bytes.length; line++) {
-    const at = breaks.find(start);
-    const end = at ? at.next : bytes.length;
-    const from = start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : start;
-    const content = bytes.subarray(from, at ? at.end : bytes.length);
-    const raw = decoder.decode(content);
-    const invalidUtf8 = raw.includes('\uFFFD') && !isValidUtf8(strict, content);
-    const kept = keptLineBytes({ raw, bytes: bytes.subarray(start, end), ...(invalidUtf8 ? { invalidUtf8 } : {}) }, lines.get(line), fields);
+  // Lines are split as the analysis split them (the one line reader), so line numbers match; as
+  // in `filter`, a line's text is decoded only when some of its rollouts are kept and others not.
+  for (const line of splitByteLines(bytes, { keepBytes: true, textOnDemand: true })) {
+    const rollouts = lines.get(line.line);
+    if (!rollouts || !line.bytes) continue;
+    const kept = keptLineBytes(lineBytesOf(line, line.bytes), rollouts, fields);
     if (kept !== null) chunks.push(kept);
-    start = end;
   }
   return { bytes: concat(chunks), lines: chunks.length };
 }
@@ -136,13 +129,4 @@ export function keptRowBytes(rows: readonly { line: number; raw: string }[], rol
     if (text !== null) chunks.push(encoder.encode(text + '\n'));
   }
   return { bytes: concat(chunks), lines: chunks.length };
-}
-
-function isValidUtf8(strict: { decode(bytes: Uint8Array): string }, bytes: Uint8Array): boolean {
-  try {
-    strict.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }

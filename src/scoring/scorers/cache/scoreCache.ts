@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StepScoring } from '../../../core/model';
+import { isBlankLine, splitLines } from '../../../core/read/jsonLines';
 
 /** What a cached score depends on. */
 export interface ScoreCacheKey {
@@ -154,8 +155,8 @@ async function readLines(file: string): Promise<Loaded> {
   }
   const entries: [string, Entry][] = [];
   let skippedLines = 0;
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
+  for (const { raw } of splitLines(text)) {
+    if (isBlankLine(raw)) continue;
     const parsed = parseLine(raw);
     if (parsed) entries.push(parsed);
     else skippedLines++;

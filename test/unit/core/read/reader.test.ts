@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readText, readLine, splitLines } from '../../../../src/core/read/reader';
-import { lineText, readFileLines } from '../../../../src/scoring/analysis/fileLines';
+import { readText, readLine } from '../../../../src/core/read/reader';
+import { splitLines } from '../../../../src/core/read/jsonLines';
+import { lineText } from '../../../../src/core/read/byteLines';
+import { readFileLines } from '../../../../src/scoring/analysis/fileLines';
 
 const good = JSON.stringify({ prompt: 'p', response: 'a\n\nb', score: 1 });
 

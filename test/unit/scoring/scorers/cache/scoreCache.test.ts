@@ -83,6 +83,20 @@ describe('score cache', () => {
     expect(await createScoreCache({ dir }).get(key(5))).toEqual(scoring(5));
   });
 
+  it('reads entries whose lines end as VS Code ends them (CRLF, a lone CR) and after a BOM, as the rollout files are read', async () => {
+    const dir = await tempDir();
+    const cache = createScoreCache({ dir });
+    for (const n of [1, 2, 3]) cache.set(key(n), scoring(n));
+    await cache.flush();
+    const file = join(dir, SCORE_CACHE_FILE);
+    const [one, two, three] = (await readFile(file, 'utf8')).split('\n');
+    // Edited on another system: a BOM, a CRLF and a lone CR (two entries were one unreadable line before).
+    await writeFile(file, `\ufeff${one}\r\n${two}\r${three}\r\n`);
+    const reopened = createScoreCache({ dir });
+    for (const n of [1, 2, 3]) expect(await reopened.get(key(n))).toEqual(scoring(n));
+    expect(reopened.skippedLines).toBe(0);
+  });
+
   it('lets the newest value of a key win across restarts', async () => {
     const dir = await tempDir();
     const cache = createScoreCache({ dir });
