@@ -5,10 +5,10 @@
  * is asked for. Click opens a row; Ctrl/Cmd toggles it in the selection; Shift extends it.
  * Every text is set as text.
  */
-import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
-import { cellText, columnHeader, reasonShort } from '../../src/core/explore/explorerWords';
+import { reasonShort } from '../../src/core/explore/explorerWords';
+import { cellText, columnHeader, columnNames, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
 import { shortGroupName } from '../../src/core/presentation/groupNames';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
@@ -24,7 +24,9 @@ const MAX_SCROLL_HEIGHT = 30_000_000;
 
 /** Characters of a group's name a row's detail line shows. */
 const GROUP_FACT_CHARS = 60;
-const BASE_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
+/** Every declared column a file's rows have (a run's rows add its run-only ones). */
+const BASE_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => !c.isRunOnly);
+const RUN_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => c.isRunOnly === true);
 /** Room the row's left border and the list's own border take, in pixels. */
 const ROW_CHROME_PX = 6;
 
@@ -84,7 +86,7 @@ export class RowList {
     this.highlights.clear();
     this.anchor = null;
     this.cursor = 0;
-    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? ['step' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
     this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
     this.element.scrollTop = 0;
