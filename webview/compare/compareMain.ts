@@ -5,7 +5,7 @@
  * A rollout row opens it in its file. Every text is set as text.
  */
 import { COMPARE_STATE_VERSION, isCompareState, isHostToCompare, type CompareState, type CompareSubject, type CompareToHost, type HostToCompare } from '../../src/protocol/explorer';
-import type { ExplorerRow } from '../../src/core/explore/explorerTable';
+import type { ExplorerRow } from '../../src/core/explore/explorerRow';
 import type { PromptSides } from '../../src/core/compare/promptSides';
 import { cellText, columnHeader, columnNames } from '../../src/core/explore/explorerColumns';
 import { formatPercent, formatScore } from '../../src/core/presentation/numbers';

@@ -5,7 +5,8 @@
  * query's guard, the filter, the sort, the words, the webview's row list, its column fit and its
  * query form all read this list, so a column is added here and nowhere else.
  */
-import type { ExplorerRow, ExplorerTable } from './explorerTable';
+import type { ExplorerRow, RunColumns } from './explorerRow';
+import type { RolloutTable } from '../table/rolloutTable';
 import { formatScore } from '../presentation/numbers';
 import { outcomeLabel } from '../presentation/outcomeWords';
 import { reasonLabel } from '../presentation/reasonWords';
@@ -18,11 +19,33 @@ export interface TextNumbers {
   text(id: number): string;
 }
 
+/**
+ * What a column's value is read from: the analysis's column store (`source`), and what the
+ * Explorer's table derives beside it (`ExplorerTable` is the one reader).
+ */
+export interface ColumnReader {
+  readonly count: number;
+  readonly source: RolloutTable;
+  readonly run: RunColumns | null;
+  /** Group number; the outcome's place in `OUTCOME_ORDER`; the reason's in `REASON_ORDER`. */
+  group(row: number): number;
+  outcome(row: number): number;
+  reason(row: number): number;
+  /** A suspected false positive's strength (NaN when not suspected). */
+  strength(row: number): number;
+  isPenalised(row: number): boolean;
+  isUnscored(row: number): boolean;
+  extracted(row: number): string | null;
+}
+
+/** How a number column's cell words its number, when it declares no `cell` of its own. */
+export type NumberFormat = 'score' | 'count';
+
 interface ColumnBase {
   readonly name: string;
   readonly header: string;
   /** The cell's text (a dash where there is nothing). */
-  readonly cell: (row: ExplorerRow) => string;
+  readonly cell?: (row: ExplorerRow) => string;
   /** Offered in the query form's range choice. */
   readonly isInForm?: boolean;
   /** Shown in the Compare view's rows. */
@@ -40,7 +63,9 @@ interface ColumnBase {
 export interface NumberColumn extends ColumnBase {
   readonly kind: 'number';
   /** A row's number, read from the table (NaN for none). */
-  readonly value: (table: ExplorerTable) => (row: number) => number;
+  readonly value: (table: ColumnReader) => (row: number) => number;
+  /** A column without a `cell`: its number travels in the row's `figures` and is worded so. */
+  readonly format?: NumberFormat;
   /** How a range on it reads in a title (`FP strength ≥ 0.2`); the header when absent. */
   readonly rangeWords?: string;
 }
@@ -48,13 +73,13 @@ export interface NumberColumn extends ColumnBase {
 /** A value sortable by a code (group number, outcome, reason, a flag), not filterable by range. */
 export interface OrderColumn extends ColumnBase {
   readonly kind: 'order';
-  readonly value: (table: ExplorerTable) => (row: number) => number;
+  readonly value: (table: ColumnReader) => (row: number) => number;
 }
 
 /** A text per row, sorted as text (numbers by value first). */
 export interface TextColumn extends ColumnBase {
   readonly kind: 'text';
-  readonly texts: (table: ExplorerTable) => TextNumbers;
+  readonly texts: (table: ColumnReader) => TextNumbers;
 }
 
 export type ColumnDeclaration = NumberColumn | OrderColumn | TextColumn;
@@ -132,10 +157,29 @@ export function rangeSubject(column: NumericColumn): string {
   return declared?.kind === 'number' && declared.rangeWords ? declared.rangeWords : columnHeader(column);
 }
 
+/** The number columns whose values travel in a row's `figures` (those without a `cell` of their own). */
+const FIGURE_COLUMNS = (EXPLORER_COLUMNS as readonly ColumnDeclaration[]).filter((c): c is NumberColumn => c.kind === 'number' && c.cell === undefined);
+
+/** A row's `figures`: each such column's number (null for none). */
+export function figuresOf(table: ColumnReader, row: number): Record<string, number | null> {
+  const figures: Record<string, number | null> = {};
+  for (const c of FIGURE_COLUMNS) {
+    const value = c.value(table)(row);
+    figures[c.name] = Number.isNaN(value) ? null : value;
+  }
+  return figures;
+}
+
+function figureText(value: number | null | undefined, format: NumberFormat | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return format === 'score' ? formatScore(value) : value.toLocaleString('en-US');
+}
+
 /** The text of one cell of a row (a dash where there is nothing). */
 export function cellText(row: ExplorerRow, column: ExplorerColumn): string {
   const declared = declaredColumn(column);
-  if (declared) return declared.cell(row);
+  if (declared?.cell) return declared.cell(row);
+  if (declared) return figureText(row.figures[column], declared.kind === 'number' ? declared.format : undefined);
   const value = row.rewards[column.slice('reward:'.length)];
   return value === null || value === undefined ? '—' : String(value);
 }

@@ -6,7 +6,8 @@
  */
 import type { ExplorerQuery, RuleDisagreement, TextQuery } from './explorerQuery';
 import { parseExplorerQuery, queryKey, searchKey } from './explorerQuery';
-import type { ExplorerRow, ExplorerTable } from './explorerTable';
+import type { ExplorerRow } from './explorerRow';
+import type { ExplorerTable } from './explorerTable';
 import { filterRows, sortKeyOf, type SortCache } from './explorerFilter';
 import { sortRows } from './stableSort';
 import { compileTextQuery, type MatchRange, type TextMatcher } from './textMatcher';

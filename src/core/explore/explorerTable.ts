@@ -9,8 +9,9 @@
  */
 import type { AnalysedRollout, FileAnalysis } from '../report/fileAnalysis';
 import type { OutcomeKind, ReasonCode } from '../model';
-import type { FalsePositiveRule } from '../profSettings';
 import type { RolloutPlaces } from './selection';
+import type { ExplorerRow, RunColumns } from './explorerRow';
+import { figuresOf, type ColumnReader } from './explorerColumns';
 import { FALSE_POSITIVE_RULES } from '../profSettings';
 import { RULE_BITS, SUSPECTED_BIT } from '../rules/falsePositiveMask';
 import { RolloutTable, REASONS } from '../table/rolloutTable';
@@ -20,7 +21,7 @@ import { capText } from '../presentation/capText';
 import { questionNamer } from '../presentation/groupNames';
 import { rewardValuesOf } from './rewardValues';
 import { MAX_REWARD_FIELDS } from '../formats/rewardFields';
-import { FLAGGED_IDS, type FlaggedId } from '../health/rolloutFlags';
+import { FLAGGED_IDS } from '../health/rolloutFlags';
 
 /** Outcomes in the order the explorer sorts them (the order `OUTCOME_KINDS` numbers them). */
 export const OUTCOME_ORDER: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
@@ -35,67 +36,6 @@ const RULES_FIRED = RULE_BITS['prof-dropped'] | RULE_BITS['weak-step'] | RULE_BI
 const SUSPECTED = SUSPECTED_BIT;
 /** The rollout's line holds other rollouts too (a grouped line): its place names the response. */
 const SHARED_LINE = 16;
-
-/** One row of the explorer, JSON-plain: what a page sends to the view. */
-export interface ExplorerRow {
-  /** The rollout's id in its analysis (its row). */
-  id: number;
-  line: number;
-  /** 0-based response index within the line. */
-  index: number;
-  /** 0-based element of a JSON array file, or null for JSONL. */
-  item: number | null;
-  /** The line holds several rollouts (a grouped line), so its place names the response. */
-  isSharedLine: boolean;
-  /** How many rollouts the row's line (or array item) holds: 1 for a flat record. */
-  responsesOnLine: number;
-  /** The readable group id (the file's uid, else g1, g2 … in order of first appearance). */
-  group: string;
-  /** The group's name: its question without the instruction every group of the file shares. */
-  groupName?: string;
-  outcome: OutcomeKind;
-  /** The final answer extracted from the response (capped for display), if one was looked for. */
-  extracted: string | null;
-  gold: string | null;
-  /** H, the number of steps the scores cover. */
-  steps: number;
-  meanScore: number | null;
-  weakestScore: number | null;
-  /** 0-based step of the weakest score. */
-  weakestStep: number | null;
-  consistency: number | null;
-  kept: boolean;
-  reason: ReasonCode;
-  suspectedFalsePositive: boolean;
-  /** The false-positive rules that fired (all of them, as the decision lines list them). */
-  falsePositiveRules: FalsePositiveRule[];
-  /** The evidence line of a flag, in words; null when no rule fired. */
-  evidence: string | null;
-  /** How strongly the evidence speaks (what flags are ranked by); null when not suspected. */
-  strength: number | null;
-  penalised: boolean;
-  /** No scorer could score it (it is then not ranked). */
-  unscored: boolean;
-  unscoredReason: string | null;
-  responseChars: number;
-  /** Every reward column of the file: its value for this rollout (null when it has none). */
-  rewards: Record<string, number | null>;
-  /** In a run's table: the training step, the step file the row came from, and the health detectors it shows. */
-  step?: number;
-  file?: string;
-  health?: FlaggedId[];
-}
-
-/**
- * A run's columns (`runTable.ts`): each row's training step, its step file (an index into
- * `files`) and the health detectors it shows (bit i: `FLAGGED_IDS[i]`).
- */
-export interface RunColumns {
-  step: Int32Array;
-  file: Int32Array;
-  files: string[];
-  health: Uint8Array;
-}
 
 /** What the table is built from: an analysis (its columns or its list of rollouts). */
 export type ExplorerInput = Pick<FileAnalysis, 'rollouts' | 'rows'>;
@@ -121,7 +61,7 @@ export interface ExplorerViewParts {
 }
 
 /** The explorer's view of one analysis's columns (row = rollout id), in file order. */
-export class ExplorerTable implements RolloutPlaces {
+export class ExplorerTable implements RolloutPlaces, ColumnReader {
   readonly count: number;
   /** Readable group ids by group number. */
   readonly groupIds: string[];
@@ -281,6 +221,7 @@ export class ExplorerTable implements RolloutPlaces {
       unscoredReason: unscoredReason === null ? null : capText(unscoredReason),
       responseChars: s.responseChars(id),
       rewards,
+      figures: figuresOf(this, id),
       ...(this.run ? runFacts(id, this.run) : {}),
     };
   }
