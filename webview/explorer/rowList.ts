@@ -27,6 +27,11 @@ const GROUP_FACT_CHARS = 60;
 /** Every declared column a file's rows have (a run's rows add its run-only ones). */
 const BASE_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => !c.isRunOnly);
 const RUN_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => c.isRunOnly === true);
+/** Every column a result's rows have, in their order: the match first when searching, a run's columns, the declared ones, the file's rewards. */
+export function listColumns(options: { rewardColumns: readonly string[]; isSearching: boolean; isRun?: boolean }): Column[] {
+  return [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+}
+
 /** Room the row's left border and the list's own border take, in pixels. */
 const ROW_CHROME_PX = 6;
 
@@ -86,7 +91,7 @@ export class RowList {
     this.highlights.clear();
     this.anchor = null;
     this.cursor = 0;
-    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.allColumns = listColumns(options);
     this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;
     this.element.scrollTop = 0;
