@@ -5,7 +5,7 @@
  * PROF did with it, why it is suspect), and folds the rest into the row's tooltip and the detail
  * line under the list. A sorted column is always shown: it is what the order is read by.
  */
-import { EXPLORER_COLUMNS, declaredColumn, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
+import { EXPLORER_COLUMNS, columnNames, declaredColumn, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
 
 /** An explorer column, or the search's match snippet. */
 export type Column = ExplorerColumn | 'match';
@@ -15,6 +15,15 @@ const MATCH_WIDTH = 16;
 const DEFAULT_WIDTH = 5;
 /** The match snippet is given room first; reward columns after every declared one. */
 const REWARD_ROOM = Math.max(...EXPLORER_COLUMNS.map((c) => c.room)) + 1;
+
+/** Every declared column a file's rows have (a run's rows add its run-only ones). */
+const FILE_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => !c.isRunOnly);
+const RUN_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => c.isRunOnly === true);
+
+/** Every column a result's rows have, in their order: the match first when searching, a run's columns, the declared ones, the file's rewards. */
+export function listColumns(options: { rewardColumns: readonly string[]; isSearching: boolean; isRun?: boolean }): Column[] {
+  return [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...FILE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+}
 
 /** A column's width in em. */
 export function columnWidth(column: Column): number {

@@ -8,12 +8,12 @@
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
 import { reasonShort } from '../../src/core/explore/explorerWords';
-import { cellText, columnHeader, columnNames, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
+import { cellText, columnHeader, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
 import { shortGroupName } from '../../src/core/presentation/groupNames';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
 import { abridgeCells } from './abridge';
-import { fitColumns, gridTemplate, type Column } from './columnFit';
+import { fitColumns, gridTemplate, listColumns, type Column } from './columnFit';
 
 /** Pixels per row (the stylesheet gives rows the same height). */
 export const ROW_HEIGHT = 24;
@@ -24,14 +24,6 @@ const MAX_SCROLL_HEIGHT = 30_000_000;
 
 /** Characters of a group's name a row's detail line shows. */
 const GROUP_FACT_CHARS = 60;
-/** Every declared column a file's rows have (a run's rows add its run-only ones). */
-const BASE_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => !c.isRunOnly);
-const RUN_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => c.isRunOnly === true);
-/** Every column a result's rows have, in their order: the match first when searching, a run's columns, the declared ones, the file's rewards. */
-export function listColumns(options: { rewardColumns: readonly string[]; isSearching: boolean; isRun?: boolean }): Column[] {
-  return [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
-}
-
 /** Room the row's left border and the list's own border take, in pixels. */
 const ROW_CHROME_PX = 6;
 
@@ -53,8 +45,8 @@ export class RowList {
   private readonly rows = new Map<number, PageRow>();
   private readonly highlights = new Map<number, RowHighlights>();
   /** Every column the result has, and those the list's width shows (the rest fold into each row's detail). */
-  private allColumns: Column[] = [...BASE_COLUMNS];
-  private columns: Column[] = [...BASE_COLUMNS];
+  private allColumns: Column[] = listColumns({ rewardColumns: [], isSearching: false });
+  private columns: Column[] = [...this.allColumns];
   /** Sorting by any column, shown or folded. */
   readonly sortControl = h('select', { className: 'sort-by', attrs: { 'aria-label': 'Sort by', title: 'Sort by any column, shown or not' } });
   /** Every fact of the row under the cursor, the columns the width leaves out included. */

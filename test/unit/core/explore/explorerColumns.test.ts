@@ -12,8 +12,7 @@ import { ExplorerEngine } from '../../../../src/core/explore/explorerEngine';
 import { numericColumnOf } from '../../../../src/core/explore/explorerFilter';
 import { parseExplorerQuery, QueryError } from '../../../../src/core/explore/explorerQuery';
 import { EXPLORER_COLUMNS, cellText, columnHeader, columnNames, type NumericColumn } from '../../../../src/core/explore/explorerColumns';
-import { listColumns } from '../../../../webview/explorer/rowList';
-import { columnWidth } from '../../../../webview/explorer/columnFit';
+import { columnWidth, listColumns } from '../../../../webview/explorer/columnFit';
 
 let table: ExplorerTable;
 let engine: ExplorerEngine;
