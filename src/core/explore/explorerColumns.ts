@@ -16,7 +16,8 @@ import { rolloutLocation } from '../presentation/locationWords';
 export interface TextNumbers {
   size: number;
   numberOf(row: number): number;
-  text(id: number): string;
+  /** Null: the rows of this number have no text. */
+  text(id: number): string | null;
 }
 
 /**
@@ -36,6 +37,8 @@ export interface ColumnReader {
   isPenalised(row: number): boolean;
   isUnscored(row: number): boolean;
   extracted(row: number): string | null;
+  /** A column's numbers read once for every row and kept (`NumberColumn.isKept`). */
+  keptNumbers(name: string, read: (row: number) => number): Float64Array;
 }
 
 /** How a number column's cell words its number, when it declares no `cell` of its own. */
@@ -66,6 +69,11 @@ export interface NumberColumn extends ColumnBase {
   readonly value: (table: ColumnReader) => (row: number) => number;
   /** A column without a `cell`: its number travels in the row's `figures` and is worded so. */
   readonly format?: NumberFormat;
+  /**
+   * Its number is a computation over a row's step scores, not a value the store holds: the
+   * table keeps every row's number (8 bytes a row) once a filter or a sort first reads them.
+   */
+  readonly isKept?: boolean;
   /** How a range on it reads in a title (`FP strength ≥ 0.2`); the header when absent. */
   readonly rangeWords?: string;
 }
@@ -110,13 +118,13 @@ export const EXPLORER_COLUMNS = [
   { name: 'outcome', kind: 'order', header: 'outcome', value: (t) => (row) => t.outcome(row), isInCompare: true, width: 6.5, room: 3,
     cell: (r) => { const label = outcomeLabel(r.outcome); return `${label.symbol} ${label.word}`; } },
   { name: 'extracted', kind: 'text', header: 'answer', cell: (r) => dash(r.extracted), isInCompare: true, width: 6, room: 6,
-    texts: (t) => ({ size: t.source.outcomeNumbers, numberOf: (row) => (t.extracted(row) === null ? -1 : t.source.outcomeNumber(row)), text: (id) => t.source.outcomeOfNumber(id).extracted ?? '' }) },
+    texts: (t) => ({ size: t.source.outcomeNumbers, numberOf: (row) => t.source.outcomeNumber(row), text: (id) => t.source.outcomeOfNumber(id).extracted ?? null }) },
   { name: 'gold', kind: 'text', header: 'gold', cell: (r) => dash(r.gold), width: 5, room: 9,
     texts: (t) => ({ size: t.source.stringNumbers, numberOf: (row) => t.source.goldNumber(row), text: (id) => t.source.stringOf(id) }) },
   { name: 'steps', kind: 'number', header: 'H', value: (t) => (row) => t.source.decidedSteps(row), cell: (r) => String(r.steps), isInCompare: true, width: 3, room: 7 },
   { name: 'meanScore', kind: 'number', header: 'mean score', value: (t) => (row) => (t.isUnscored(row) ? Number.NaN : t.source.meanStepScore(row)),
-    cell: (r) => formatScore(r.meanScore), isInForm: true, isInCompare: true, width: 5.5, room: 10 },
-  { name: 'weakestScore', kind: 'number', header: 'weakest step', isInForm: true, isInCompare: true, width: 7.5, room: 8,
+    cell: (r) => formatScore(r.meanScore), isKept: true, isInForm: true, isInCompare: true, width: 5.5, room: 10 },
+  { name: 'weakestScore', kind: 'number', header: 'weakest step', isKept: true, isInForm: true, isInCompare: true, width: 7.5, room: 8,
     value: (t) => (row) => { const step = t.isUnscored(row) ? -1 : t.source.weakestStep(row); return step === -1 ? Number.NaN : t.source.stepScore(row, step); },
     cell: (r) => (r.weakestScore === null || r.weakestStep === null ? '—' : `${formatScore(r.weakestScore)} (step ${r.weakestStep + 1})`) },
   { name: 'consistency', kind: 'number', header: 'consistency', value: (t) => (row) => t.source.decidedConsistency(row), cell: (r) => formatScore(r.consistency), isInForm: true, width: 6.5, room: 12 },

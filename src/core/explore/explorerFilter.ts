@@ -15,7 +15,11 @@ export type SortCache = Map<string, Float64Array>;
 /** The number a row has in a numeric column (NaN for none). */
 export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (row: number) => number {
   const declared = declaredColumn(column);
-  if (declared?.kind === 'number') return declared.value(table);
+  if (declared?.kind === 'number') {
+    if (!declared.isKept) return declared.value(table);
+    const kept = table.keptNumbers(declared.name, declared.value(table));
+    return (row) => kept[row] as number;
+  }
   const values = table.rewards.get(column.slice('reward:'.length));
   return values ? (row) => values[row] as number : () => Number.NaN;
 }
@@ -25,12 +29,16 @@ export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (r
  * text, text by code units; equal texts share a rank, so ties keep file order.
  */
 function textRanks(texts: TextNumbers, count: number): Float64Array {
-  const used = new Map<number, string>();
+  const isUsed = new Uint8Array(texts.size);
+  const used: { id: number; text: string }[] = [];
   for (let row = 0; row < count; row++) {
     const id = texts.numberOf(row);
-    if (id !== -1 && !used.has(id)) used.set(id, texts.text(id));
+    if (id === -1 || isUsed[id] === 1) continue;
+    isUsed[id] = 1;
+    const text = texts.text(id);
+    if (text !== null) used.push({ id, text });
   }
-  const entries = [...used].map(([id, text]) => ({ id, text, number: /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN }));
+  const entries = used.map(({ id, text }) => ({ id, text, number: /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN }));
   entries.sort((a, b) => {
     const x = a.number;
     const y = b.number;
@@ -41,7 +49,8 @@ function textRanks(texts: TextNumbers, count: number): Float64Array {
     }
     return a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
   });
-  const ranks = new Float64Array(entries.reduce((n, e) => Math.max(n, e.id + 1), 0));
+  // A number without a text (or unused) has no rank: NaN sorts last.
+  const ranks = new Float64Array(texts.size).fill(Number.NaN);
   let rank = -1;
   entries.forEach((e, i) => {
     if (i === 0 || e.text !== (entries[i - 1] as { text: string }).text) rank++;

@@ -78,8 +78,10 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
   /** Reward names seen past MAX_REWARD_COLUMNS (their values are not shown). */
   readonly rewardsLeftOut = new Set<string>();
   private readonly marks: Uint8Array;
-  /** Strength of each suspected row's evidence. */
-  private readonly strengths = new Map<number, number>();
+  /** Strength of each row's evidence (NaN when not suspected), made when first read. */
+  private strengths: Float64Array | null = null;
+  /** Numbers of the columns kept once read (`NumberColumn.isKept`), by column name. */
+  private readonly kept = new Map<string, Float64Array>();
   private readonly evidenceOf: EvidenceOf;
 
   constructor(readonly source: RolloutTable, parts: ExplorerViewParts) {
@@ -146,7 +148,29 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
 
   /** Strength of a suspected false positive; NaN when not suspected. */
   strength(row: number): number {
-    return this.strengths.get(row) ?? Number.NaN;
+    this.strengths ??= this.readStrengths();
+    return this.strengths[row] as number;
+  }
+
+  keptNumbers(name: string, read: (row: number) => number): Float64Array {
+    let numbers = this.kept.get(name);
+    if (!numbers) {
+      numbers = new Float64Array(this.count);
+      for (let row = 0; row < this.count; row++) numbers[row] = read(row);
+      this.kept.set(name, numbers);
+    }
+    return numbers;
+  }
+
+  /** Each suspected row's strength: its verdict is made (a report needs none, so the store defers them). */
+  private readStrengths(): Float64Array {
+    const strengths = new Float64Array(this.count).fill(Number.NaN);
+    for (let row = 0; row < this.count; row++) {
+      if (!this.isSuspected(row)) continue;
+      const strength = this.source.falsePositive(row).strength;
+      if (strength) strengths[row] = strength.value;
+    }
+    return strengths;
   }
 
   /** The final answer extracted from the response, if one was looked for. */
@@ -215,7 +239,7 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
       suspectedFalsePositive: this.isSuspected(id),
       falsePositiveRules: rules,
       evidence: evidence === null ? null : capText(evidence),
-      strength: nullable(this.strength(id)),
+      strength: nullable(this.strengths ? (this.strengths[id] as number) : this.isSuspected(id) ? (s.falsePositive(id).strength?.value ?? Number.NaN) : Number.NaN),
       penalised: s.isPenalised(id),
       unscored: !isScored,
       unscoredReason: unscoredReason === null ? null : capText(unscoredReason),
@@ -255,10 +279,6 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
       const mask = s.falsePositiveMask(row);
       if (mask !== 0 && s.outcomeKind(row) === correct) {
         mark = mask & (RULES_FIRED | SUSPECTED);
-        if ((mask & SUSPECTED_BIT) !== 0) {
-          const strength = s.falsePositive(row).strength;
-          if (strength) this.strengths.set(row, strength.value);
-        }
       }
       if (row > 0 && this.isSameRecord(row - 1, row)) {
         mark |= SHARED_LINE;
