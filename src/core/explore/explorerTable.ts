@@ -250,11 +250,6 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
     };
   }
 
-  /** The evidence line of a row where a rule fired (null elsewhere), as it was worded. */
-  evidence(row: number): string | null {
-    return this.rulesFired(row) !== 0 ? this.evidenceOf(row) : null;
-  }
-
   /** The rollouts of a row's record: its neighbours in file order on the same line and item. */
   private responsesOnLine(id: number): number {
     if (((this.marks[id] as number) & SHARED_LINE) === 0) return 1;

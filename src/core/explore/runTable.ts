@@ -22,6 +22,8 @@ export interface RunRow {
   health: number;
 }
 
+const NO_NOTES: readonly (string | null)[] = [];
+
 export class RunTable {
   private readonly store = new RolloutTable();
   private readonly steps = new Column(Int32Array);
@@ -47,7 +49,8 @@ export class RunTable {
     const firsts: { group: string; question: string; step: number }[] = [];
     for (const { rollout: r, step, health } of rows) {
       // Groups are the file's: the same id in two step files is two groups.
-      const at = this.store.add({ ...r, group: `${fileNumber}\u0000${r.group}` }, { texts: false, offsets: false });
+      // The Explorer shows neither step notes nor step labels: the run's store keeps none.
+      const at = this.store.add({ ...r, group: `${fileNumber}\u0000${r.group}`, stepNotes: NO_NOTES, stepLabels: null }, { texts: false, offsets: false });
       this.store.setDecision(at, r.decision, r.falsePositive);
       if (this.store.groups.size > groupsBefore + firsts.length) firsts.push({ group: r.group, question: r.prompt, step });
       if (r.evidence !== null && r.falsePositive.rules.length > 0) this.evidence.set(at, r.evidence);
