@@ -30,15 +30,19 @@ export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (r
  */
 function textRanks(texts: TextNumbers, count: number): Float64Array {
   const isUsed = new Uint8Array(texts.size);
-  const used: { id: number; text: string }[] = [];
+  // Each distinct text once, with the numbers that carry it (several outcomes may share an answer).
+  const numbersOf = new Map<string, number[]>();
   for (let row = 0; row < count; row++) {
     const id = texts.numberOf(row);
     if (id === -1 || isUsed[id] === 1) continue;
     isUsed[id] = 1;
     const text = texts.text(id);
-    if (text !== null) used.push({ id, text });
+    if (text === null) continue;
+    const ids = numbersOf.get(text);
+    if (ids) ids.push(id);
+    else numbersOf.set(text, [id]);
   }
-  const entries = used.map(({ id, text }) => ({ id, text, number: /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN }));
+  const entries = [...numbersOf.keys()].map((text) => ({ text, number: /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN }));
   entries.sort((a, b) => {
     const x = a.number;
     const y = b.number;
@@ -51,10 +55,8 @@ function textRanks(texts: TextNumbers, count: number): Float64Array {
   });
   // A number without a text (or unused) has no rank: NaN sorts last.
   const ranks = new Float64Array(texts.size).fill(Number.NaN);
-  let rank = -1;
-  entries.forEach((e, i) => {
-    if (i === 0 || e.text !== (entries[i - 1] as { text: string }).text) rank++;
-    ranks[e.id] = rank;
+  entries.forEach((e, rank) => {
+    for (const id of numbersOf.get(e.text) as number[]) ranks[id] = rank;
   });
   return ranks;
 }
