@@ -14,7 +14,7 @@ import type { ExplorerRow, RunColumns } from './explorerRow';
 import { figuresOf, type ColumnReader } from './explorerColumns';
 import { FALSE_POSITIVE_RULES } from '../profSettings';
 import { RULE_BITS, SUSPECTED_BIT } from '../rules/falsePositiveMask';
-import { RolloutTable, REASONS } from '../table/rolloutTable';
+import { OUTCOME_KINDS, RolloutTable, REASONS } from '../table/rolloutTable';
 import { groupIds } from '../report/groupIds';
 import { REASON_LABELS } from '../presentation/reasonWords';
 import { capText } from '../presentation/capText';
@@ -23,19 +23,23 @@ import { rewardValuesOf } from './rewardValues';
 import { MAX_REWARD_FIELDS } from '../formats/rewardFields';
 import { FLAGGED_IDS } from '../health/rolloutFlags';
 
-/** Outcomes in the order the explorer sorts them (the order `OUTCOME_KINDS` numbers them). */
-export const OUTCOME_ORDER: readonly OutcomeKind[] = ['correct', 'incorrect', 'unknown', 'non-binary'];
+/** Outcomes in the order the explorer sorts them: the order the store numbers them. */
+export const OUTCOME_ORDER: readonly OutcomeKind[] = OUTCOME_KINDS;
 /** Reason codes in the order the explorer sorts them (kept first, not ranked last). */
 export const REASON_ORDER = Object.keys(REASON_LABELS) as ReasonCode[];
 /** A stored reason number (`REASONS`) → its place in `REASON_ORDER`; a row not yet decided reads as not ranked, no scores. */
 const REASON_RANK = REASONS.map((r) => Math.max(0, REASON_ORDER.indexOf(r)));
 const UNDECIDED_RANK = REASON_ORDER.indexOf('not-ranked-no-scores');
 
-/** A row's mark: bits 0–2 the false-positive rules that fired (`RULE_BITS`), then suspected, then a shared line. */
+/**
+ * A row's mark: bits 0–2 the false-positive rules that fired (`RULE_BITS`), then suspected, then a
+ * shared line, then (bits 5–6) the outcome's kind, which filters read row after row.
+ */
 const RULES_FIRED = RULE_BITS['prof-dropped'] | RULE_BITS['weak-step'] | RULE_BITS['bottom-half'];
 const SUSPECTED = SUSPECTED_BIT;
 /** The rollout's line holds other rollouts too (a grouped line): its place names the response. */
 const SHARED_LINE = 16;
+const OUTCOME_SHIFT = 5;
 
 /** What the table is built from: an analysis (its columns or its list of rollouts). */
 export type ExplorerInput = Pick<FileAnalysis, 'rollouts' | 'rows'>;
@@ -116,7 +120,7 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
 
   /** The outcome's place in `OUTCOME_ORDER`. */
   outcome(row: number): number {
-    return this.source.outcomeKind(row);
+    return ((this.marks[row] as number) >>> OUTCOME_SHIFT) & 3;
   }
 
   /** The decision's reason, as its place in `REASON_ORDER`. */
@@ -270,10 +274,11 @@ export class ExplorerTable implements RolloutPlaces, ColumnReader {
     const s = this.source;
     const correct = OUTCOME_ORDER.indexOf('correct');
     for (let row = 0; row < this.count; row++) {
-      let mark = 0;
+      const kind = s.outcomeKind(row);
+      let mark = kind << OUTCOME_SHIFT;
       const mask = s.falsePositiveMask(row);
-      if (mask !== 0 && s.outcomeKind(row) === correct) {
-        mark = mask & (RULES_FIRED | SUSPECTED);
+      if (mask !== 0 && kind === correct) {
+        mark |= mask & (RULES_FIRED | SUSPECTED);
       }
       if (row > 0 && this.isSameRecord(row - 1, row)) {
         mark |= SHARED_LINE;
