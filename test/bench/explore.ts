@@ -17,6 +17,7 @@ import { RE2JS } from 're2js';
 import { analysePath } from '../../src/scoring/analysis/analysePath';
 import { buildExplorerTable, type ExplorerTable } from '../../src/core/explore/explorerTable';
 import { ExplorerEngine } from '../../src/core/explore/explorerEngine';
+import { numericColumnOf } from '../../src/core/explore/explorerFilter';
 import { memoryTexts, type RolloutText, type RolloutTextSource } from '../../src/core/explore/textSearch';
 import type { ExplorerQuery } from '../../src/core/explore/explorerQuery';
 import { diskTexts } from '../../src/scoring/explore/diskTexts';
@@ -61,7 +62,8 @@ async function engineSearch(table: ExplorerTable, texts: RolloutTextSource, patt
 }
 
 async function queryResults(table: ExplorerTable, analysisMs: number): Promise<BenchResult[]> {
-  const column = Float64Array.from(table.meanScore);
+  const meanScore = numericColumnOf(table, 'meanScore');
+  const column = Float64Array.from({ length: table.count }, (_, row) => meanScore(row));
   const baseMs = median(await Promise.all(Array.from({ length: RUNS }, () => timeMs(() => Float64Array.from(column).sort()))));
   const baseline = { name: 'Float64Array.sort of one column (1M numbers)', value: baseMs };
   const results: BenchResult[] = [{ name: 'baseline: native sort of 1M numbers', value: baseMs, unit: 'ms' }];

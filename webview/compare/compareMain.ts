@@ -5,10 +5,9 @@
  * A rollout row opens it in its file. Every text is set as text.
  */
 import { COMPARE_STATE_VERSION, isCompareState, isHostToCompare, type CompareState, type CompareSubject, type CompareToHost, type HostToCompare } from '../../src/protocol/explorer';
-import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
-import type { ExplorerRow } from '../../src/core/explore/explorerTable';
+import type { ExplorerRow } from '../../src/core/explore/explorerRow';
 import type { PromptSides } from '../../src/core/compare/promptSides';
-import { cellText, columnHeader } from '../../src/core/explore/explorerWords';
+import { cellText, columnHeader, columnNames } from '../../src/core/explore/explorerColumns';
 import { formatPercent, formatScore } from '../../src/core/presentation/numbers';
 import { capText } from '../../src/core/presentation/capText';
 import { reasonFamily } from '../../src/core/presentation/reasonWords';
@@ -22,7 +21,7 @@ const channel = new HostChannel<HostToCompare, CompareToHost, CompareState>(isHo
 const root = document.getElementById('app') as HTMLElement;
 /** Prompts listed at most; the rest are counted. */
 const LISTED_PROMPTS = 2000;
-const SIDE_COLUMNS: readonly ExplorerColumn[] = ['line', 'outcome', 'extracted', 'steps', 'meanScore', 'weakestScore', 'decision', 'falsePositive'];
+const SIDE_COLUMNS = columnNames((c) => c.isInCompare === true);
 /** A prompt's characters in the list: a few lines of it at half width (the title holds more). */
 const PROMPT_CHARS = 140;
 

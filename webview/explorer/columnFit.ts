@@ -5,34 +5,38 @@
  * PROF did with it, why it is suspect), and folds the rest into the row's tooltip and the detail
  * line under the list. A sorted column is always shown: it is what the order is read by.
  */
-import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
+import { EXPLORER_COLUMNS, columnNames, declaredColumn, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
 
 /** An explorer column, or the search's match snippet. */
 export type Column = ExplorerColumn | 'match';
 
-/** Each column's width in em (a reward column, unlisted, takes `DEFAULT_WIDTH`). */
-export const WIDTHS: Readonly<Partial<Record<Column, number>>> = {
-  line: 7, step: 3.5, group: 5, outcome: 6.5, extracted: 6, gold: 5, steps: 3, meanScore: 5.5, weakestScore: 7.5,
-  consistency: 6.5, decision: 11, falsePositive: 12, penalised: 5.5, unscored: 6, responseChars: 5, match: 16,
-};
+/** The match snippet's width in em; a reward column takes `DEFAULT_WIDTH`; the rest are declared with their column. */
+const MATCH_WIDTH = 16;
 const DEFAULT_WIDTH = 5;
-/** Columns of prose that take the room left over once the chosen columns are placed. */
-const FLEXIBLE = new Set<Column>(['match', 'decision', 'falsePositive']);
+/** The match snippet is given room first; reward columns after every declared one. */
+const REWARD_ROOM = Math.max(...EXPLORER_COLUMNS.map((c) => c.room)) + 1;
 
-/** The order columns are given room in, most telling first; reward columns come after these. */
-const PRIORITY: readonly Column[] = [
-  'match', 'line', 'step', 'outcome', 'decision', 'falsePositive', 'extracted', 'steps', 'weakestScore', 'gold',
-  'meanScore', 'group', 'consistency', 'penalised', 'unscored', 'responseChars',
-];
+/** Every declared column a file's rows have (a run's rows add its run-only ones). */
+const FILE_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => !c.isRunOnly);
+const RUN_COLUMNS: readonly ExplorerColumn[] = columnNames((c) => c.isRunOnly === true);
+
+/** Every column a result's rows have, in their order: the match first when searching, a run's columns, the declared ones, the file's rewards. */
+export function listColumns(options: { rewardColumns: readonly string[]; isSearching: boolean; isRun?: boolean }): Column[] {
+  return [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? RUN_COLUMNS : []), ...FILE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+}
 
 /** A column's width in em. */
 export function columnWidth(column: Column): number {
-  return WIDTHS[column] ?? DEFAULT_WIDTH;
+  return column === 'match' ? MATCH_WIDTH : (declaredColumn(column)?.width ?? DEFAULT_WIDTH);
 }
 
 function rank(column: Column): number {
-  const at = PRIORITY.indexOf(column);
-  return at < 0 ? PRIORITY.length : at;
+  return column === 'match' ? 0 : (declaredColumn(column)?.room ?? REWARD_ROOM);
+}
+
+/** Columns of prose (the match snippet, a decision, the evidence) take the room left over. */
+function isFlexible(column: Column): boolean {
+  return column === 'match' || declaredColumn(column)?.isProse === true;
 }
 
 /**
@@ -54,5 +58,5 @@ export function fitColumns(columns: readonly Column[], availableEm: number, sort
 
 /** The grid's template: fixed widths, prose columns sharing what is left. */
 export function gridTemplate(columns: readonly Column[]): string {
-  return columns.map((c) => (FLEXIBLE.has(c) ? `minmax(${columnWidth(c)}em, 1fr)` : `${columnWidth(c)}em`)).join(' ');
+  return columns.map((c) => (isFlexible(c) ? `minmax(${columnWidth(c)}em, 1fr)` : `${columnWidth(c)}em`)).join(' ');
 }

@@ -4,9 +4,10 @@
  * unscored, an H range and a range on a score or reward column. The form turns into a query's
  * filter and back, so a saved or drilled-down query shows in the controls it came from.
  */
-import type { ExplorerFilter, NumericColumn, TextQuery } from '../../src/core/explore/explorerQuery';
+import type { ExplorerFilter, TextQuery } from '../../src/core/explore/explorerQuery';
+import { columnNames, rangeSubject, type NumericColumn } from '../../src/core/explore/explorerColumns';
 import type { OutcomeKind, ReasonCode } from '../../src/core/model';
-import { columnHeader, reasonShort } from '../../src/core/explore/explorerWords';
+import { reasonShort } from '../../src/core/explore/explorerWords';
 import { FLAGGED_IDS, type FlaggedId } from '../../src/core/health/rolloutFlags';
 import { DETECTOR_NAMES } from '../../src/core/health/healthTypes';
 import { REASON_LABELS } from '../../src/core/presentation/reasonWords';
@@ -16,7 +17,8 @@ const OUTCOMES: readonly [OutcomeKind, string][] = [['correct', '✓ correct'], 
 const REASONS = Object.keys(REASON_LABELS) as ReasonCode[];
 const FLAGS = ['suspectedFalsePositive', 'penalised', 'unscored'] as const;
 const FLAG_LABELS: Record<(typeof FLAGS)[number], string> = { suspectedFalsePositive: 'suspected FP', penalised: 'penalised', unscored: 'unscored' };
-const SCORE_COLUMNS: readonly NumericColumn[] = ['meanScore', 'weakestScore', 'consistency', 'falsePositive', 'responseChars'];
+/** The columns the range choice offers (H and a run's step have controls of their own). */
+const SCORE_COLUMNS: readonly NumericColumn[] = columnNames<NumericColumn>((c) => c.kind === 'number' && c.isInForm === true);
 
 function select(name: string, options: readonly [string, string][]): HTMLSelectElement {
   return h('select', { attrs: { name, 'aria-label': name }, children: options.map(([value, label]) => h('option', { text: label, attrs: { value } })) });
@@ -60,7 +62,7 @@ export class QueryForm {
   private readonly flags = FLAGS.map((f) => select(FLAG_LABELS[f], [['', 'any'], ['yes', 'yes'], ['no', 'no']]));
   private readonly hMin = numberInput('H at least', 'min');
   private readonly hMax = numberInput('H at most', 'max');
-  private readonly scoreColumn = select('range column', SCORE_COLUMNS.map((c): [string, string] => [c, c === 'falsePositive' ? 'FP strength' : columnHeader(c)]));
+  private readonly scoreColumn = select('range column', SCORE_COLUMNS.map((c): [string, string] => [c, rangeSubject(c)]));
   private readonly scoreMin = numberInput('range at least', 'min');
   private readonly scoreMax = numberInput('range at most', 'max');
   /** A run's controls: the training step's range, and a health detector the rollout shows. */

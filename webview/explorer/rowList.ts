@@ -7,15 +7,15 @@
  * only the rows new to the view. Click opens a row; Ctrl/Cmd toggles it in the selection; Shift
  * extends it. Every text is set as text.
  */
-import type { ExplorerColumn } from '../../src/core/explore/explorerQuery';
 import type { PageRow, RowHighlights } from '../../src/core/explore/explorerEngine';
 import type { ExplorerSort } from '../../src/core/explore/explorerQuery';
-import { cellText, columnHeader, reasonShort } from '../../src/core/explore/explorerWords';
+import { reasonShort } from '../../src/core/explore/explorerWords';
+import { cellText, columnHeader, type ExplorerColumn } from '../../src/core/explore/explorerColumns';
 import { shortGroupName } from '../../src/core/presentation/groupNames';
 import { reasonFamily, reasonLabel } from '../../src/core/presentation/reasonWords';
 import { h } from '../dom';
 import { abridgeCells } from './abridge';
-import { fitColumns, gridTemplate, type Column } from './columnFit';
+import { fitColumns, gridTemplate, listColumns, type Column } from './columnFit';
 
 /** Pixels per row (the stylesheet gives rows the same height). */
 export const ROW_HEIGHT = 24;
@@ -26,7 +26,6 @@ const MAX_SCROLL_HEIGHT = 30_000_000;
 
 /** Characters of a group's name a row's detail line shows. */
 const GROUP_FACT_CHARS = 60;
-const BASE_COLUMNS: readonly ExplorerColumn[] = ['line', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
 /** Room the row's left border and the list's own border take, in pixels. */
 const ROW_CHROME_PX = 6;
 
@@ -56,8 +55,8 @@ export class RowList {
   private readonly rows = new Map<number, PageRow>();
   private readonly highlights = new Map<number, RowHighlights>();
   /** Every column the result has, and those the list's width shows (the rest fold into each row's detail). */
-  private allColumns: Column[] = [...BASE_COLUMNS];
-  private columns: Column[] = [...BASE_COLUMNS];
+  private allColumns: Column[] = listColumns({ rewardColumns: [], isSearching: false });
+  private columns: Column[] = [...this.allColumns];
   /** Sorting by any column, shown or folded. */
   readonly sortControl = h('select', { className: 'sort-by', attrs: { 'aria-label': 'Sort by', title: 'Sort by any column, shown or not' } });
   /** Every fact of the row under the cursor, the columns the width leaves out included. */
@@ -103,7 +102,7 @@ export class RowList {
     this.highlights.clear();
     this.anchor = null;
     this.cursor = 0;
-    this.allColumns = [...(options.isSearching ? ['match' as const] : []), ...(options.isRun ? ['step' as const] : []), ...BASE_COLUMNS, ...options.rewardColumns.map((n) => `reward:${n}` as const)];
+    this.allColumns = listColumns(options);
     this.drawn.clear();
     this.refit(true);
     this.body.style.height = `${Math.min(MAX_SCROLL_HEIGHT, this.total * ROW_HEIGHT)}px`;

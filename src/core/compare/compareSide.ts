@@ -50,13 +50,12 @@ export function summariseForCompare(table: ExplorerTable, unreadableLines: numbe
   const byPrompt = new Map<string, SidePrompt>();
   const prompts: SidePrompt[] = [];
   for (let row = 0; row < table.count; row++) {
-    const group = table.group[row] as number;
+    const group = table.group(row);
     let entry = entryOfGroup[group];
     if (!entry) {
-      const prompt = table.groupPrompts[group] as string;
-      const goldId = table.gold[row] as number;
+      const prompt = table.groupPrompt(group) as string;
       const question = questionKey(prompt);
-      const gold = goldKey(goldId === -1 ? null : table.strings.value(goldId));
+      const gold = goldKey(table.gold(row));
       const key = `${question}\u0000${gold ?? '\u0001'}`;
       entry = byPrompt.get(key);
       if (!entry) {
@@ -68,11 +67,11 @@ export function summariseForCompare(table: ExplorerTable, unreadableLines: numbe
       entryOfGroup[group] = entry;
     }
     entry.rollouts++;
-    const outcome = table.outcome[row];
+    const outcome = table.outcome(row);
     if (outcome === CORRECT) entry.correct++;
     else if (outcome === INCORRECT) entry.incorrect++;
     if (table.isSuspected(row)) entry.suspectedFalsePositives++;
-    const consistency = table.consistency[row] as number;
+    const consistency = table.source.decidedConsistency(row);
     if (table.isKept(row) && !Number.isNaN(consistency) && (entry.bestKeptConsistency === null || consistency > entry.bestKeptConsistency)) entry.bestKeptConsistency = consistency;
     entry.rows?.push(row);
   }

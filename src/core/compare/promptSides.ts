@@ -5,7 +5,7 @@
  * Rollout View asks for them.
  */
 import type { PromptComparison } from './comparison';
-import type { ExplorerRow } from '../explore/explorerTable';
+import type { ExplorerRow } from '../explore/explorerRow';
 
 /** Both sides' rows of one prompt. */
 export interface PromptSides {

@@ -6,8 +6,9 @@
  */
 import type { ExplorerQuery, RuleDisagreement, TextQuery } from './explorerQuery';
 import { parseExplorerQuery, queryKey, searchKey } from './explorerQuery';
-import type { ExplorerRow, ExplorerTable } from './explorerTable';
-import { filterRows, sortKeyOf } from './explorerFilter';
+import type { ExplorerRow } from './explorerRow';
+import type { ExplorerTable } from './explorerTable';
+import { filterRows, sortKeyOf, type SortCache } from './explorerFilter';
 import { sortRows } from './stableSort';
 import { compileTextQuery, type MatchRange, type TextMatcher } from './textMatcher';
 import { searchTexts, type RolloutTextSource, type SearchHits } from './textSearch';
@@ -77,7 +78,7 @@ const KEPT_SEARCHES = 2;
 export class ExplorerEngine {
   private readonly results = new Map<string, ExplorerResult>();
   private readonly searches = new Map<string, SearchHits>();
-  private readonly cache: { ranks?: Float64Array } = {};
+  private readonly cache: SortCache = new Map();
 
   /**
    * `texts`: where search reads texts (null when the analysis has none to search); `disagreements`:

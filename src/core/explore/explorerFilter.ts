@@ -3,86 +3,77 @@
  * each condition a test on one column. Search is not here: its hits come from `searchTexts` and
  * are combined by the engine.
  */
-import type { ExplorerColumn, ExplorerFilter, NumericColumn } from './explorerQuery';
+import type { ExplorerFilter } from './explorerQuery';
+import type { ExplorerColumn, NumericColumn, TextNumbers } from './explorerColumns';
+import { declaredColumn } from './explorerColumns';
 import { OUTCOME_ORDER, REASON_ORDER, type ExplorerTable } from './explorerTable';
 import { FLAGGED_IDS } from '../health/rolloutFlags';
 
+/** What sorts remember between queries on one table: each text column's ranks. */
+export type SortCache = Map<string, Float64Array>;
+
 /** The number a row has in a numeric column (NaN for none). */
 export function numericColumnOf(table: ExplorerTable, column: NumericColumn): (row: number) => number {
-  switch (column) {
-    case 'line':
-      return (row) => row;
-    case 'step': {
-      const steps = table.run?.step;
-      return steps ? (row) => steps[row] as number : () => Number.NaN;
-    }
-    case 'steps':
-      return (row) => table.steps[row] as number;
-    case 'meanScore':
-      return (row) => table.meanScore[row] as number;
-    case 'weakestScore':
-      return (row) => table.weakestScore[row] as number;
-    case 'consistency':
-      return (row) => table.consistency[row] as number;
-    case 'falsePositive':
-      return (row) => table.strength[row] as number;
-    case 'responseChars':
-      return (row) => table.responseChars[row] as number;
-    default: {
-      const values = table.rewards.get(column.slice('reward:'.length));
-      return values ? (row) => values[row] as number : () => Number.NaN;
-    }
+  const declared = declaredColumn(column);
+  if (declared?.kind === 'number') {
+    if (!declared.isKept) return declared.value(table);
+    const kept = table.keptNumbers(declared.name, declared.value(table));
+    return (row) => kept[row] as number;
   }
+  const values = table.rewards.get(column.slice('reward:'.length));
+  return values ? (row) => values[row] as number : () => Number.NaN;
 }
 
-/** Ranks of the distinct strings of a column: numbers by value before other text, text by code units. */
-function stringRanks(table: ExplorerTable): Float64Array {
-  const n = table.strings.size;
-  const ids = Array.from({ length: n }, (_, i) => i);
-  const values = ids.map((i) => table.strings.value(i));
-  const asNumber = values.map((v) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN));
-  ids.sort((a, b) => {
-    const x = asNumber[a] as number;
-    const y = asNumber[b] as number;
+/**
+ * Ranks of the distinct texts a column's rows use, by text number: numbers by value before other
+ * text, text by code units; equal texts share a rank, so ties keep file order.
+ */
+function textRanks(texts: TextNumbers, count: number): Float64Array {
+  const isUsed = new Uint8Array(texts.size);
+  // Each distinct text once, with the numbers that carry it (several outcomes may share an answer).
+  const numbersOf = new Map<string, number[]>();
+  for (let row = 0; row < count; row++) {
+    const id = texts.numberOf(row);
+    if (id === -1 || isUsed[id] === 1) continue;
+    isUsed[id] = 1;
+    const text = texts.text(id);
+    if (text === null) continue;
+    const ids = numbersOf.get(text);
+    if (ids) ids.push(id);
+    else numbersOf.set(text, [id]);
+  }
+  const entries = [...numbersOf.keys()].map((text) => ({ text, number: /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN }));
+  entries.sort((a, b) => {
+    const x = a.number;
+    const y = b.number;
     if (!Number.isNaN(x) || !Number.isNaN(y)) {
       if (Number.isNaN(x)) return 1;
       if (Number.isNaN(y)) return -1;
       if (x !== y) return x - y;
     }
-    const s = values[a] as string;
-    const t = values[b] as string;
-    return s < t ? -1 : s > t ? 1 : 0;
+    return a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
   });
-  const ranks = new Float64Array(n);
-  ids.forEach((id, rank) => (ranks[id] = rank));
+  // A number without a text (or unused) has no rank: NaN sorts last.
+  const ranks = new Float64Array(texts.size).fill(Number.NaN);
+  entries.forEach((e, rank) => {
+    for (const id of numbersOf.get(e.text) as number[]) ranks[id] = rank;
+  });
   return ranks;
 }
 
-/** The sort key of a row in any column (NaN sorts last). `ranks` caches the string ranks. */
-export function sortKeyOf(table: ExplorerTable, column: ExplorerColumn, cache: { ranks?: Float64Array }): (row: number) => number {
-  switch (column) {
-    case 'group':
-      return (row) => table.group[row] as number;
-    case 'outcome':
-      return (row) => table.outcome[row] as number;
-    case 'decision':
-      return (row) => table.reason[row] as number;
-    case 'penalised':
-      return (row) => (table.isPenalised(row) ? 1 : 0);
-    case 'unscored':
-      return (row) => (table.isUnscored(row) ? 1 : 0);
-    case 'extracted':
-    case 'gold': {
-      const ranks = (cache.ranks ??= stringRanks(table));
-      const ids = column === 'gold' ? table.gold : table.extracted;
-      return (row) => {
-        const id = ids[row] as number;
-        return id === -1 ? Number.NaN : (ranks[id] as number);
-      };
-    }
-    default:
-      return numericColumnOf(table, column);
-  }
+/** The sort key of a row in any column (NaN sorts last). `cache` keeps text columns' ranks. */
+export function sortKeyOf(table: ExplorerTable, column: ExplorerColumn, cache: SortCache): (row: number) => number {
+  const declared = declaredColumn(column);
+  if (!declared || declared.kind === 'number') return numericColumnOf(table, column as NumericColumn);
+  if (declared.kind === 'order') return declared.value(table);
+  const texts = declared.texts(table);
+  let ranks = cache.get(column);
+  if (!ranks) cache.set(column, (ranks = textRanks(texts, table.count)));
+  const known = ranks;
+  return (row) => {
+    const id = texts.numberOf(row);
+    return id === -1 ? Number.NaN : (known[id] as number);
+  };
 }
 
 /** A bit set of enum members (their index in `order`). */
@@ -104,7 +95,7 @@ function listedPlaces(table: ExplorerTable, filter: ExplorerFilter): ((row: numb
   const byFile = !!run && filter.rollouts.places.some((p) => p.file !== undefined);
   const keys = new Set<string>();
   for (const p of filter.rollouts.places) keys.add(`${byFile ? (fileNumbers.get(p.file ?? '') ?? -1) : ''}:${p.line}:${p.index}`);
-  return (row) => keys.has(`${byFile ? (run.file[row] as number) : ''}:${table.line[row] as number}:${table.index[row] as number}`);
+  return (row) => keys.has(`${byFile ? (run.file[row] as number) : ''}:${table.line(row)}:${table.index(row)}`);
 }
 
 /**
@@ -126,13 +117,13 @@ export function filterRows(table: ExplorerTable, filter: ExplorerFilter, isSearc
   for (let row = 0; row < table.count; row++) {
     if (isSearchHit && isSearchHit[row] !== 1) continue;
     if (isDisagreement && isDisagreement[row] !== 1) continue;
-    if (outcomes !== -1 && (outcomes & (1 << (table.outcome[row] as number))) === 0) continue;
-    if (reasons !== -1 && (reasons & (1 << (table.reason[row] as number))) === 0) continue;
+    if (outcomes !== -1 && (outcomes & (1 << table.outcome(row))) === 0) continue;
+    if (reasons !== -1 && (reasons & (1 << table.reason(row))) === 0) continue;
     if (kept !== undefined && table.isKept(row) !== kept) continue;
     if (suspectedFalsePositive !== undefined && table.isSuspected(row) !== suspectedFalsePositive) continue;
     if (penalised !== undefined && table.isPenalised(row) !== penalised) continue;
     if (unscored !== undefined && table.isUnscored(row) !== unscored) continue;
-    if (group !== -2 && table.group[row] !== group) continue;
+    if (group !== -2 && table.group(row) !== group) continue;
     if (listed && !listed(row)) continue;
     if (health !== -1 && (!healthBits || ((healthBits[row] as number) & health) === 0)) continue;
     let isInRange = true;

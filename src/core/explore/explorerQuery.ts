@@ -11,17 +11,14 @@ import { isRecord } from '../isRecord';
 import { FLAGGED_IDS, type FlaggedId } from '../health/rolloutFlags';
 import { RULE_NAMES, ruleNamed, ruleProblems } from '../rules/registry';
 import type { ParamValue, RuleParams } from '../rules/rule';
+import { columnNames, type ExplorerColumn, type NumericColumn } from './explorerColumns';
 
 export const QUERY_VERSION = 1;
 
-/** Columns with a number per row: sortable, and filterable by range. `reward:<name>` for a reward column. */
-export type NumericColumn = 'line' | 'step' | 'steps' | 'meanScore' | 'weakestScore' | 'consistency' | 'falsePositive' | 'responseChars' | `reward:${string}`;
-/** Every sortable column. */
-export type ExplorerColumn = NumericColumn | 'group' | 'outcome' | 'extracted' | 'gold' | 'decision' | 'penalised' | 'unscored';
-
 /** The numeric columns in canonical order (reward columns follow, by name). */
-export const NUMERIC_COLUMNS: readonly NumericColumn[] = ['line', 'step', 'steps', 'meanScore', 'weakestScore', 'consistency', 'falsePositive', 'responseChars'];
-export const SORT_COLUMNS: readonly ExplorerColumn[] = ['line', 'step', 'group', 'outcome', 'extracted', 'gold', 'steps', 'meanScore', 'weakestScore', 'consistency', 'decision', 'falsePositive', 'penalised', 'unscored', 'responseChars'];
+export const NUMERIC_COLUMNS: readonly NumericColumn[] = columnNames<NumericColumn>((c) => c.kind === 'number');
+/** Every sortable column: each declared one. */
+export const SORT_COLUMNS: readonly ExplorerColumn[] = columnNames(() => true);
 
 /** Inclusive bounds on a numeric column; a row without a number there never passes. */
 export interface ColumnRange {

@@ -1,49 +1,17 @@
 /**
- * The Rollout Explorer in words: column headers, each cell's text, and the short title a query
- * gives its view (`suspected FP · H ≥ 20 · 312`). Every surface that shows explorer rows (the
- * webview's table, a terminal) renders these texts; none words a fact itself.
+ * The Rollout Explorer in words: reasons in short, and the short title a query gives its view
+ * (`suspected FP · H ≥ 20 · 312`); each column's header and cell words are declared with the
+ * column (`explorerColumns.ts`). Every surface that shows explorer rows (the webview's table, a
+ * terminal) renders these texts; none words a fact itself.
  */
 import type { OutcomeKind, ReasonCode } from '../model';
-import type { ExplorerColumn, ExplorerQuery, NumericColumn, TextQuery } from './explorerQuery';
-import type { ExplorerRow } from './explorerTable';
-import { formatScore } from '../presentation/numbers';
-import { outcomeLabel } from '../presentation/outcomeWords';
-import { reasonLabel } from '../presentation/reasonWords';
+import type { ExplorerQuery, TextQuery } from './explorerQuery';
+import { columnHeader, rangeSubject, type NumericColumn } from './explorerColumns';
 import { capText } from '../presentation/capText';
 import { shortGroupName } from '../presentation/groupNames';
-import { rolloutLocation } from '../presentation/locationWords';
 import { DETECTOR_NAMES } from '../health/healthTypes';
 import { disagreementText } from '../rules/ruleWords';
 import { REASON_WORDS } from '../catalogWords';
-
-/** Column headers. */
-const HEADERS: Readonly<Record<string, string>> = {
-  line: 'line',
-  step: 'step',
-  group: 'group',
-  outcome: 'outcome',
-  extracted: 'answer',
-  gold: 'gold',
-  steps: 'H',
-  meanScore: 'mean score',
-  weakestScore: 'weakest step',
-  consistency: 'consistency',
-  decision: 'PROF decision',
-  falsePositive: 'suspected FP',
-  penalised: 'penalised',
-  unscored: 'unscored',
-  responseChars: 'length',
-};
-
-/** A column's header: a reward column is named as the file names it. */
-export function columnHeader(column: ExplorerColumn): string {
-  return column.startsWith('reward:') ? column.slice('reward:'.length) : (HEADERS[column] ?? column);
-}
-
-/** A column as a range's subject in a title (`H ≥ 20`, `mean score ≤ 0.3`, `FP strength ≥ 0.2`). */
-function rangeSubject(column: NumericColumn): string {
-  return column === 'falsePositive' ? 'FP strength' : columnHeader(column);
-}
 
 /** A reason code in the fewest words a title or a filter chip needs (each rule declares its own: rules/catalog/). */
 export function reasonShort(reason: ReasonCode): string {
@@ -134,62 +102,6 @@ export function queryTitle(query: ExplorerQuery, total: number, naming?: GroupNa
   if (sort) parts.push(sort);
   parts.push(total.toLocaleString('en-US'));
   return parts.join(' · ');
-}
-
-/**
- * Where a row sits: `line 12`, `line 3, response 2 of 4` (grouped line), `item 3 (line 1)`; a run's
- * row names its step file first: `step_200.jsonl line 12`.
- */
-export function rowPlace(row: Pick<ExplorerRow, 'line' | 'index' | 'item' | 'responsesOnLine' | 'file'>): string {
-  const place = rolloutLocation({ line: row.line, item: row.item ?? undefined, index: row.index, count: row.responsesOnLine });
-  return row.file === undefined ? place : `${fileLabel(row.file)}:${place.replace(/^line /, '')}`;
-}
-
-/** A path's last part, whichever separator it uses. */
-function fileLabel(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-}
-
-/** The text of one cell of a row (a dash where there is nothing). */
-export function cellText(row: ExplorerRow, column: ExplorerColumn): string {
-  switch (column) {
-    case 'line':
-      return rowPlace(row);
-    case 'step':
-      return row.step === undefined ? '—' : String(row.step);
-    case 'group':
-      return row.group;
-    case 'outcome': {
-      const label = outcomeLabel(row.outcome);
-      return `${label.symbol} ${label.word}`;
-    }
-    case 'extracted':
-      return row.extracted ?? '—';
-    case 'gold':
-      return row.gold ?? '—';
-    case 'steps':
-      return String(row.steps);
-    case 'meanScore':
-      return formatScore(row.meanScore);
-    case 'weakestScore':
-      return row.weakestScore === null || row.weakestStep === null ? '—' : `${formatScore(row.weakestScore)} (step ${row.weakestStep + 1})`;
-    case 'consistency':
-      return formatScore(row.consistency);
-    case 'decision':
-      return reasonLabel(row.reason);
-    case 'falsePositive':
-      return row.suspectedFalsePositive ? `⚠ ${formatScore(row.strength)}${row.evidence ? ` — ${row.evidence}` : ''}` : '—';
-    case 'penalised':
-      return row.penalised ? 'yes' : '—';
-    case 'unscored':
-      return row.unscored ? (row.unscoredReason ?? 'yes') : '—';
-    case 'responseChars':
-      return row.responseChars.toLocaleString('en-US');
-    default: {
-      const value = row.rewards[column.slice('reward:'.length)];
-      return value === null || value === undefined ? '—' : String(value);
-    }
-  }
 }
 
 /** What the title adds when reward columns were left out (null when none was). */

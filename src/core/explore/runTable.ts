@@ -1,94 +1,81 @@
 /**
- * A training run as one Explorer table: each step file's table (`buildExplorerTable`) given its
- * run columns (the step of each row, its file, the health detectors it shows), then the files'
- * tables put end to end in run order. Rows are numbered in that order, so "file order" in a run's
- * table is step files in order, then lines. The tables are the column store the single-file
- * Explorer uses: filters, sorts and searches run over a run exactly as over one file.
+ * A training run as one Explorer table: each step file's rollouts appended, file after file, to
+ * one column store for the run (a `RolloutTable`, without texts), beside the run's own columns:
+ * each row's training step, its step file and the health detectors it shows, and the evidence
+ * line of each flagged row (worded while its file's analysis was at hand). A file's analysis is
+ * let go once its rows are in, so the run's store is the only copy of its figures. Rows are
+ * numbered in run order, so "file order" in a run's table is step files in order, then lines;
+ * filters, sorts and searches run over a run exactly as over one file, through `ExplorerTable`.
  */
-import type { ExplorerTable, RunColumns } from './explorerTable';
-import { ExplorerTable as Table, MAX_REWARD_COLUMNS } from './explorerTable';
+import type { AnalysedRollout } from '../table/analysedRollout';
+import { Column } from '../table/columns';
+import { RolloutTable } from '../table/rolloutTable';
+import { groupIds } from '../report/groupIds';
+import { questionNamer } from '../presentation/groupNames';
+import { ExplorerTable } from './explorerTable';
 
-/** Gives one file's table its run columns: every row's step and health bits, all from `file`. */
-export function asRunPart(table: ExplorerTable, file: string, steps: Int32Array, health: Uint8Array): ExplorerTable {
-  if (steps.length !== table.count || health.length !== table.count) throw new Error(`a run part needs one step and one health value per row (${table.count} rows; ${steps.length} steps, ${health.length} health values)`);
-  table.run = { step: steps, file: new Int32Array(table.count), files: [file], health };
-  return table;
+/** One rollout of a step file, with what the run knows of it. */
+export interface RunRow {
+  rollout: AnalysedRollout;
+  step: number;
+  /** Bit i: `FLAGGED_IDS[i]` shows. */
+  health: number;
 }
 
-const COPIED = ['line', 'index', 'item', 'outcome', 'steps', 'meanScore', 'weakestScore', 'weakestStep', 'consistency', 'reason', 'flags', 'strength', 'rules', 'responseChars'] as const;
+const NO_NOTES: readonly (string | null)[] = [];
 
-/**
- * The tables end to end, in order, as one (each must have run columns). Strings and groups are
- * numbered anew; a group is named by its step (`step 12 · g3`), as ids repeat from step to step;
- * evidence words are copied, so no part's analysis is held.
- */
-export function concatTables(parts: readonly ExplorerTable[]): ExplorerTable {
-  const count = parts.reduce((n, p) => n + p.count, 0);
-  const out = new Table(count);
-  const run: RunColumns = { step: new Int32Array(count), file: new Int32Array(count), files: [], health: new Uint8Array(count) };
-  out.run = run;
-  const fileNumbers = new Map<string, number>();
-  // Each group named as its own file names it (the instruction its file's groups share taken away).
-  const questionNames = new Map<string, string>();
-  out.nameQuestion = (question) => questionNames.get(question) ?? question;
-  let at = 0;
-  for (const part of parts) {
-    const partRun = part.run;
-    if (!partRun) throw new Error('only tables with run columns are put end to end');
-    for (const name of COPIED) (out[name] as { set(from: ArrayLike<number>, at: number): void }).set(part[name], at);
-    run.step.set(partRun.step, at);
-    run.health.set(partRun.health, at);
-    const files = partRun.files.map((f) => {
-      let n = fileNumbers.get(f);
-      if (n === undefined) fileNumbers.set(f, (n = run.files.length)), run.files.push(f);
-      return n;
-    });
-    const groupBase = out.groupIds.length;
-    // A part that is itself a run's table has its groups named already.
-    const isNamed = part.count > 0 && partRun.files.length > 1;
-    const firstRows = isNamed ? null : firstRowOfGroups(part);
-    part.groupIds.forEach((id, g) => {
-      const first = firstRows?.[g] ?? -1;
-      out.groupIds.push(first === -1 ? id : `step ${partRun.step[first] as number} · ${id}`);
-      const prompt = part.groupPrompts[g] ?? '';
-      out.groupPrompts.push(prompt);
-      if (!questionNames.has(prompt)) questionNames.set(prompt, part.groupName(g));
-    });
-    const stringIds = new Int32Array(part.strings.size);
-    for (let s = 0; s < stringIds.length; s++) {
-      const value = part.strings.value(s);
-      stringIds[s] = out.strings.id(value, value);
-    }
-    for (let row = 0; row < part.count; row++) {
-      const to = at + row;
-      run.file[to] = files[partRun.file[row] as number] as number;
-      out.group[to] = groupBase + (part.group[row] as number);
-      const e = part.extracted[row] as number;
-      const g = part.gold[row] as number;
-      out.extracted[to] = e === -1 ? -1 : (stringIds[e] as number);
-      out.gold[to] = g === -1 ? -1 : (stringIds[g] as number);
-      if (part.rules[row] !== 0 || part.isUnscored(row)) out.setWords(to, part.wordsAt(row));
-    }
-    for (const [name, values] of part.rewards) {
-      let column = out.rewards.get(name);
-      if (!column) {
-        if (out.rewards.size >= MAX_REWARD_COLUMNS) {
-          out.rewardsLeftOut.add(name);
-          continue;
-        }
-        out.rewards.set(name, (column = new Float64Array(count).fill(Number.NaN)));
-      }
-      column.set(values, at);
-    }
-    for (const name of part.rewardsLeftOut) out.rewardsLeftOut.add(name);
-    at += part.count;
+export class RunTable {
+  private readonly store = new RolloutTable();
+  private readonly steps = new Column(Int32Array);
+  private readonly fileNumbers = new Column(Int32Array);
+  private readonly health = new Column(Uint8Array);
+  private readonly files: string[] = [];
+  /** Readable group ids by the store's group number: `step 12 · g3`, as ids repeat from step to step. */
+  private readonly groupIds: string[] = [];
+  /** Each question named as its own file names it (the instruction its file's groups share taken away). */
+  private readonly questionNames = new Map<string, string>();
+  private readonly evidence = new Map<number, string>();
+
+  get count(): number {
+    return this.store.count;
   }
-  return out;
-}
 
-/** Each group's first row (-1 for a group with none). */
-function firstRowOfGroups(table: ExplorerTable): Int32Array {
-  const first = new Int32Array(table.groupIds.length).fill(-1);
-  for (let row = table.count - 1; row >= 0; row--) first[table.group[row] as number] = row;
-  return first;
+  /** Appends one step file's rollouts, in file order; returns how many. */
+  addFile(file: string, rows: Iterable<RunRow>): number {
+    const fileNumber = this.files.length;
+    this.files.push(file);
+    const before = this.store.count;
+    const groupsBefore = this.store.groups.size;
+    const firsts: { group: string; question: string; step: number }[] = [];
+    for (const { rollout: r, step, health } of rows) {
+      // Groups are the file's: the same id in two step files is two groups.
+      // The Explorer shows neither step notes nor step labels: the run's store keeps none.
+      const at = this.store.add({ ...r, group: `${fileNumber}\u0000${r.group}`, stepNotes: NO_NOTES, stepLabels: null }, { texts: false, offsets: false });
+      this.store.setDecision(at, r.decision, r.falsePositive);
+      if (this.store.groups.size > groupsBefore + firsts.length) firsts.push({ group: r.group, question: r.prompt, step });
+      if (r.evidence !== null && r.falsePositive.rules.length > 0) this.evidence.set(at, r.evidence);
+      this.steps.push(step);
+      this.fileNumbers.push(fileNumber);
+      this.health.push(health);
+    }
+    const ids = groupIds(firsts);
+    const nameOf = questionNamer(firsts.map((f) => f.question));
+    for (const f of firsts) {
+      this.groupIds.push(`step ${f.step} · ${ids.get(f.group) as string}`);
+      if (!this.questionNames.has(f.question)) this.questionNames.set(f.question, nameOf(f.question));
+    }
+    return this.store.count - before;
+  }
+
+  /** The Explorer's table over the rows appended so far. */
+  table(): ExplorerTable {
+    const count = this.store.count;
+    return new ExplorerTable(this.store, {
+      count,
+      groupIds: this.groupIds.slice(),
+      nameQuestion: (question) => this.questionNames.get(question) ?? question,
+      evidenceOf: (row) => this.evidence.get(row) ?? null,
+      run: { step: this.steps.storage(), file: this.fileNumbers.storage(), files: this.files.slice(), health: this.health.storage() },
+    });
+  }
 }

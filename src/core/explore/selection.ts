@@ -8,9 +8,9 @@
 /** Where each rollout is (row = rollout id): its line, its response index there, its array element (-1 for JSONL). */
 export interface RolloutPlaces {
   readonly count: number;
-  readonly line: Int32Array;
-  readonly index: Int32Array;
-  readonly item: Int32Array;
+  line(row: number): number;
+  index(row: number): number;
+  item(row: number): number;
 }
 
 /** One rollout of a line, with whether it is selected (`kept`, in `keptLineBytes`'s terms). */
@@ -37,7 +37,7 @@ export function selectionLines(places: RolloutPlaces, ids: Iterable<number>): Se
     selected++;
   }
   const touched = new Set<number>();
-  const keyOf = (row: number): number => (places.item[row] === -1 ? places.line[row]! : -1 - places.item[row]!);
+  const keyOf = (row: number): number => (places.item(row) === -1 ? places.line(row) : -1 - places.item(row));
   for (let row = 0; row < places.count; row++) if (isSelected[row] === 1) touched.add(keyOf(row));
   const lines = new Map<number, SelectedOnLine[]>();
   const items = new Map<number, SelectedOnLine[]>();
@@ -45,9 +45,9 @@ export function selectionLines(places: RolloutPlaces, ids: Iterable<number>): Se
     const key = keyOf(row);
     if (!touched.has(key)) continue;
     const target = key >= 0 ? lines : items;
-    const at = key >= 0 ? key : places.item[row]!;
+    const at = key >= 0 ? key : places.item(row);
     const list = target.get(at) ?? [];
-    list.push({ index: places.index[row]!, decision: { kept: isSelected[row] === 1 } });
+    list.push({ index: places.index(row), decision: { kept: isSelected[row] === 1 } });
     target.set(at, list);
   }
   return { lines, items, selected };

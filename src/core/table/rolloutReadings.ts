@@ -64,6 +64,20 @@ export class RolloutReadings {
     return this.outcomes.value(this.outcomeIds.get(row)).outcome;
   }
 
+  /** The row's outcome number (rows of one number share the outcome object). */
+  outcomeNumber(row: number): number {
+    return this.outcomeIds.get(row);
+  }
+
+  outcomeOfNumber(id: number): Outcome {
+    return this.outcomes.value(id).outcome;
+  }
+
+  /** Distinct outcomes stored. */
+  get outcomeNumbers(): number {
+    return this.outcomes.size;
+  }
+
   /** Every row's outcome kind as its index in `kinds`, looked up once per distinct outcome. */
   outcomeKindCodes(kinds: readonly string[]): Uint8Array {
     const byId = this.outcomeKindsById(kinds);

@@ -420,6 +420,99 @@ export class RolloutTable {
     return (this.flags.get(row) & IS_KEPT) !== 0;
   }
 
+  isPenalised(row: number): boolean {
+    return (this.flags.get(row) & IS_PENALISED) !== 0;
+  }
+
+  /** A row's PROF reason as its number in `REASONS`; -1 until the groups are decided. */
+  reasonNumber(row: number): number {
+    return (this.flags.get(row) & IS_DECIDED) === 0 ? -1 : this.decisionReason.get(row);
+  }
+
+  /** H, the steps a row's decision covers (0 until decided). */
+  decidedSteps(row: number): number {
+    return (this.flags.get(row) & IS_DECIDED) === 0 ? 0 : this.decisionSteps.get(row);
+  }
+
+  /** A row's consistency (NaN for none, and until decided). */
+  decidedConsistency(row: number): number {
+    return (this.flags.get(row) & IS_DECIDED) === 0 ? Number.NaN : this.decisionConsistency.get(row);
+  }
+
+  /** Each outcome number's kind as its index in `OUTCOME_KINDS`, extended as outcomes are added. */
+  private kindOfOutcome: Uint8Array = new Uint8Array(0);
+
+  /** A row's outcome kind as its index in `OUTCOME_KINDS`. */
+  outcomeKind(row: number): number {
+    const id = this.readings.outcomeNumber(row);
+    if (id >= this.kindOfOutcome.length) this.kindOfOutcome = this.readings.outcomeKindsById(OUTCOME_KINDS);
+    return this.kindOfOutcome[id] as number;
+  }
+
+  /** A row's outcome number: rows of one number share the outcome (`outcomeOfNumber`). */
+  outcomeNumber(row: number): number {
+    return this.readings.outcomeNumber(row);
+  }
+
+  outcomeOfNumber(id: number): Outcome {
+    return this.readings.outcomeOfNumber(id);
+  }
+
+  /** Distinct outcomes stored (outcome numbers run 0 … this − 1). */
+  get outcomeNumbers(): number {
+    return this.readings.outcomeNumbers;
+  }
+
+  /** A row's gold as a string number (`stringOf`), -1 for none. */
+  goldNumber(row: number): number {
+    return this.goldIds.get(row);
+  }
+
+  /** Distinct strings stored (string numbers run 0 … this − 1). */
+  get stringNumbers(): number {
+    return this.strings.size;
+  }
+
+  stringOf(id: number): string {
+    return this.strings.value(id);
+  }
+
+  /** Mean of a row's scored steps (unscored steps left out); NaN when none has a score. */
+  meanStepScore(row: number): number {
+    const start = this.scoreStart.get(row);
+    const end = start + this.scoreCount.get(row);
+    let sum = 0;
+    let count = 0;
+    for (let k = start; k < end; k++) {
+      const s = this.scores.get(k);
+      if (!Number.isFinite(s)) continue;
+      sum += s;
+      count++;
+    }
+    return count === 0 ? Number.NaN : sum / count;
+  }
+
+  /** The 0-based step of a row's lowest score (the first, on a tie); -1 when none has a score. */
+  weakestStep(row: number): number {
+    const start = this.scoreStart.get(row);
+    const count = this.scoreCount.get(row);
+    let step = -1;
+    let weakest = 0;
+    for (let k = 0; k < count; k++) {
+      const s = this.scores.get(start + k);
+      if (Number.isFinite(s) && (step === -1 || s < weakest)) {
+        step = k;
+        weakest = s;
+      }
+    }
+    return step;
+  }
+
+  /** Step `step`'s score of a row (NaN for an unscored step). */
+  stepScore(row: number, step: number): number {
+    return this.scores.get(this.scoreStart.get(row) + step);
+  }
+
   /** PROF's decision of a row (a placeholder until the groups are decided), as a new object or written into `into`. */
   decision(row: number, into?: Decision): Decision {
     const flags = this.flags.get(row);

@@ -37,14 +37,14 @@ const EMPTY: RolloutText = Object.freeze({ prompt: '', response: '' });
  * are in file order; a rollout whose line no longer holds it (the file changed) gets empty texts.
  */
 async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPlaces, rows: readonly number[], how: ReadAs): Promise<RolloutText[]> {
-  const first = index.range(places.line[rows[0]!]!);
-  const last = index.range(places.line[rows[rows.length - 1]!]!);
+  const first = index.range(places.line(rows[0]!));
+  const last = index.range(places.line(rows[rows.length - 1]!));
   if (!first || !last) return rows.map(() => EMPTY);
   const bytes = Buffer.alloc(last.end - first.start);
   const { bytesRead } = await handle.read(bytes, 0, bytes.length, first.start);
-  const splitter = new LineSplitter({ byte: first.start, line: places.line[rows[0]!]! });
+  const splitter = new LineSplitter({ byte: first.start, line: places.line(rows[0]!) });
   const byLine = new Map<number, Map<number, RolloutText>>();
-  const wanted = new Set(rows.map((row) => places.line[row]!));
+  const wanted = new Set(rows.map((row) => places.line(row)));
   const records: SourceRecord[] = [];
   for (const fileLine of [...splitter.push(bytes.subarray(0, bytesRead)), ...splitter.end()]) {
     // A line's number comes from the line before it: the span starts at a line the index knows.
@@ -63,7 +63,7 @@ async function readSpan(handle: FileHandle, index: LineIndex, places: RolloutPla
     }
     byLine.set(record.line, texts);
   }
-  return rows.map((row) => byLine.get(places.line[row]!)?.get(places.index[row]!) ?? EMPTY);
+  return rows.map((row) => byLine.get(places.line(row))?.get(places.index(row)) ?? EMPTY);
 }
 
 /**
@@ -76,7 +76,7 @@ function* spans(index: LineIndex, places: RolloutPlaces, rows: readonly number[]
   let runStart = 0;
   let lastStart = -1;
   for (const row of rows) {
-    const range = index.range(places.line[row]!);
+    const range = index.range(places.line(row));
     if (!range) continue;
     const fits = range.start === lastStart || (range.start > lastStart && range.end - runStart <= CHUNK_BYTES);
     if (run.length > 0 && (run.length >= CHUNK_ROWS || !fits)) {

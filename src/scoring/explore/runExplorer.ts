@@ -1,18 +1,17 @@
 /**
  * A training run opened in the Rollout Explorer: its step files read one at a time (streamed, a
  * batch of records at a time, each file analysed as `prof-lens report` analyses it), each file's
- * rows made a table with its run columns (step, file, health detectors) and its analysis let go,
- * and the tables put end to end. The engine is rebuilt as files come in, first after the first
- * file and then each time the rows read have grown by half (or a second has passed), so the first
- * rows show while the rest load and the tables are copied O(log files) times in all. Texts are
+ * rows appended to the run's column store with their run columns (step, file, health detectors)
+ * and its analysis let go. The engine is rebuilt as files come in, first after the first file and
+ * then each time the rows read have grown by half (or a second has passed), so the first rows show
+ * while the rest load and the run's derived columns are made O(log files) times in all. Texts are
  * kept for search within a byte limit (`RunTexts`); past it, the note says what a search covers.
  */
 import type { ProfSettings } from '../../core/profSettings';
 import type { ScorerChoice } from '../../core/scorerChoice';
 import type { CasService } from '../../core/cas/casService';
 import { eachRollout } from '../../core/report/fileAnalysis';
-import { buildExplorerTable, type ExplorerTable } from '../../core/explore/explorerTable';
-import { asRunPart, concatTables } from '../../core/explore/runTable';
+import { RunTable } from '../../core/explore/runTable';
 import { RunTexts } from '../../core/explore/runTexts';
 import { ExplorerEngine } from '../../core/explore/explorerEngine';
 import type { RolloutText } from '../../core/explore/textSearch';
@@ -46,8 +45,8 @@ const MAX_PROBLEMS = 5;
 /** The longest wait between two rebuilds of the engine while files come in. */
 const REBUILD_MS = 1000;
 
-/** One step file as a run part: its table with run columns, and its texts. */
-export async function readRunPart(file: string, options: RunReadOptions): Promise<{ table: ExplorerTable; texts: RolloutText[]; problems: string[] }> {
+/** One step file appended to `run`: how many rows it added, its texts, and its first problems. */
+export async function readRunPart(file: string, run: RunTable, options: RunReadOptions): Promise<{ rows: number; texts: RolloutText[]; problems: string[] }> {
   const context = await adaptContextFor(file, { tokenizerDir: options.settings.tokenizerDir ?? null });
   const fallback = stepOfFileName(file) ?? 0;
   const stepOfLine = new Map<number, number>();
@@ -63,25 +62,19 @@ export async function readRunPart(file: string, options: RunReadOptions): Promis
     if (batch.records.length > 0) await analyzer.addRecords(batch.records);
   }
   const analysis = await analyzer.finish();
-  const table = buildExplorerTable(analysis);
-  const steps = new Int32Array(table.count);
-  const health = new Uint8Array(table.count);
   const texts: RolloutText[] = [];
-  let at = 0;
-  for (const r of eachRollout(analysis)) {
-    steps[at] = stepOfLine.get(r.line) ?? fallback;
-    health[at] = flagBitsOf(r.response, r.responseTurns);
-    texts.push({ prompt: r.prompt, response: r.response });
-    at++;
-  }
-  // Copied once more, so the part holds its figures and evidence words, not the analysis's columns.
-  return { table: concatTables([asRunPart(table, file, steps, health)]), texts, problems };
+  const rows = run.addFile(file, (function* () {
+    for (const r of eachRollout(analysis)) {
+      texts.push({ prompt: r.prompt, response: r.response });
+      yield { rollout: r, step: stepOfLine.get(r.line) ?? fallback, health: flagBitsOf(r.response, r.responseTurns) };
+    }
+  })());
+  return { rows, texts, problems };
 }
 
 /** A run being read, and the engine over what has been read so far. */
 export class RunExplorer {
-  private table: ExplorerTable | null = null;
-  private pending: ExplorerTable[] = [];
+  private readonly run = new RunTable();
   private pendingRows = 0;
   private lastBuilt = 0;
   private current: ExplorerEngine | null = null;
@@ -108,10 +101,9 @@ export class RunExplorer {
     for (const file of files) {
       this.options.signal?.throwIfAborted();
       try {
-        const part = await readRunPart(file, this.options);
+        const part = await readRunPart(file, this.run, this.options);
         if (part.problems.length > 0) this.problem(`${file}: ${part.problems[0]}`);
-        this.pending.push(part.table);
-        this.pendingRows += part.table.count;
+        this.pendingRows += part.rows;
         if (!this.texts.add(part.texts)) this.progress.note = this.texts.coverNote(this.progress.rows + this.pendingRows);
       } catch (error) {
         if (this.options.signal?.aborted) throw error;
@@ -137,14 +129,12 @@ export class RunExplorer {
   }
 
   private build(): void {
-    const parts = this.table ? [this.table, ...this.pending] : this.pending;
-    if (parts.length === 0 && this.current) return;
-    this.table = parts.length === 1 ? (parts[0] as ExplorerTable) : concatTables(parts);
-    this.pending = [];
+    if (this.pendingRows === 0 && this.current) return;
+    const table = this.run.table();
     this.pendingRows = 0;
     this.lastBuilt = Date.now();
-    this.progress.rows = this.table.count;
-    this.current = new ExplorerEngine(this.table, this.texts.source());
+    this.progress.rows = table.count;
+    this.current = new ExplorerEngine(table, this.texts.source());
   }
 }
 

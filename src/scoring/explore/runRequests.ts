@@ -64,7 +64,7 @@ export class RunRequests {
       case 'place': {
         const table = engine.table;
         if (!table.run || call.rolloutId >= table.count) throw new Error(`the run has no row ${call.rolloutId}`);
-        return { method: 'place', file: table.run.files[table.run.file[call.rolloutId] as number] as string, line: table.line[call.rolloutId] as number };
+        return { method: 'place', file: table.run.files[table.run.file[call.rolloutId] as number] as string, line: table.line(call.rolloutId) };
       }
       case 'export':
       case 'compare':

@@ -102,7 +102,7 @@ describe('export and search on files that are not JSON Lines', () => {
     const out = join(dir, 'traces-selection.jsonl');
     expect(await explorer.exportSelection([hits.ids[0]!, hits.ids[3]!], out)).toEqual({ lines: 2, rollouts: 2 });
     const lines = readFileSync(path, 'utf8').split('\n');
-    const expected = [hits.ids[0]!, hits.ids[3]!].map((id) => `${lines[explorer.engine.table.line[id]! - 1]}\n`).join('');
+    const expected = [hits.ids[0]!, hits.ids[3]!].map((id) => `${lines[explorer.engine.table.line(id) - 1]}\n`).join('');
     expect(readFileSync(out, 'utf8')).toBe(expected);
   });
 });
