@@ -53,8 +53,8 @@ describe('the Rollout Explorer and Compare', () => {
     await expect.poll(() => frame.locator('.query-title').innerText(), { timeout: 20_000 }).toBe('all rollouts · 12');
     await expect.poll(async () => (await rowTexts(frame)).length).toBe(12);
     // A plain file has no training steps or health audit: the run's step and health filters stay out of sight.
-    await expect.poll(() => frame.locator('.filter', { hasText: 'outcome' }).isVisible()).toBe(true);
-    expect(await frame.locator('.filter', { hasText: 'health' }).isVisible()).toBe(false);
+    await expect.poll(() => frame.locator('select[name="outcome"]').isVisible()).toBe(true);
+    expect(await frame.locator('select[name="health detector"]').isVisible()).toBe(false);
     expect(await frame.locator('input[name="step at least"]').isVisible()).toBe(false);
     await workbench.screenshot('explorer-01-all');
   });
