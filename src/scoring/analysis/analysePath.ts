@@ -42,6 +42,11 @@ export class LineIndex {
     this.ends.push(line.byteEnd);
   }
 
+  /** Where the last recorded line ends: the bytes the rollouts' lines span. */
+  get byteSpan(): number {
+    return this.ends.length === 0 ? 0 : this.ends[this.ends.length - 1]!;
+  }
+
   /** The byte range of a 1-based line, if it was recorded. */
   range(line: number): { start: number; end: number } | undefined {
     let lo = 0;

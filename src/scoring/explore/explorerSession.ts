@@ -30,7 +30,16 @@ export interface ExplorerSession {
 export interface ExplorerOptions {
   /** What texts kept from disk draw from (default: the process's). */
   textBudget?: TextBudget;
+  /** Files whose rollout lines span at most this many bytes have their texts read in ahead of the first search (default `WARM_TEXT_BYTES`). */
+  warmTextBytes?: number;
 }
+
+/**
+ * A file this small (16 MiB of rollout lines) has its texts read in and kept as soon as its
+ * explorer opens, a chunk at a time between the requests, so the first search runs over texts in
+ * memory as the later ones do; a larger file's texts are kept by its first search, as before.
+ */
+export const WARM_TEXT_BYTES = 16 * 1024 * 1024;
 
 /**
  * The explorer of `kept`. `path`: the file the analysis read, when it read one from disk (its
@@ -47,14 +56,34 @@ export function openExplorer(kept: KeptAnalysis, path?: string, options: Explore
   else if (path && /\.json$/i.test(path)) texts = documentTexts(path, fields);
   else texts = memoryTexts(kept.analysis.rollouts);
   const rules = new KeptRules(kept.analysis, texts);
+  const warming = new AbortController();
+  if (keptTexts && kept.disk && kept.disk.lines.byteSpan <= (options.warmTextBytes ?? WARM_TEXT_BYTES)) warm(keptTexts, warming.signal);
   return {
     engine: new ExplorerEngine(table, texts, (d, signal) => rules.disagreement(d, signal)),
     rules,
     keptTexts,
-    close: () => keptTexts?.release(),
+    close: () => {
+      warming.abort();
+      keptTexts?.release();
+    },
     exportSelection(ids, output) {
       if (!file) return Promise.reject(new Error('this analysis is of the editor\'s text, not of a file on disk: the editor exports its selection from the document'));
       return exportSelection({ input: file, output, places: table, ids, fields, context, ...(kept.file ? { analysed: kept.file } : {}) });
     },
   };
+}
+
+/**
+ * Reads a file's texts into its cache after the request that opened the explorer has been
+ * answered (a macrotask later); a search meanwhile reads the disk itself, as a first search always
+ * did. A failure here (the file gone) is the next search's to report.
+ */
+function warm(texts: CachedTextSource, signal: AbortSignal): void {
+  setImmediate(() => {
+    void (async () => {
+      for await (const _chunk of texts.chunks(signal)) {
+        // Only read through: the cache keeps what it reads.
+      }
+    })().catch(() => undefined);
+  });
 }

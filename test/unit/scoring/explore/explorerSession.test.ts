@@ -4,7 +4,7 @@
  * selection writes the original bytes of the selected lines (a grouped line trimmed to the
  * selected responses), never over the input, and nothing when the file changed since.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,8 @@ async function sessions(text: string, name: string, settings = { m: 2 }): Promis
   expect(fromDisk.lines).toBeDefined();
   return {
     memory: openExplorer({ analysis: whole.analysis, disk: null }),
-    disk: openExplorer({ analysis: fromDisk.analysis, disk: { path, lines: fromDisk.lines! } }, path),
+    // Not read in ahead: these tests read the texts back from disk, as a large file's first search does.
+    disk: openExplorer({ analysis: fromDisk.analysis, disk: { path, lines: fromDisk.lines! } }, path, { warmTextBytes: 0 }),
     path,
   };
 }
@@ -69,6 +70,40 @@ describe('search over texts read back from disk', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(disk.engine.query({ version: 1, filter: { search: { text: 'x', mode: 'plain' } }, sort: null }, { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe('a small file\'s texts read in ahead of the first search', () => {
+  async function fromDisk(name: string, warmTextBytes?: number): Promise<ExplorerSession> {
+    const path = join(dir, name);
+    writeFileSync(path, example);
+    const options = { fileName: path, settings: { m: 2 }, scorer: 'file' as const, model: null, models: new ModelScorers(), signal: new AbortController().signal };
+    const analysed = await analyseWithModel({ kind: 'path', path }, options);
+    return openExplorer({ analysis: analysed.analysis, disk: { path, lines: analysed.lines! } }, path, warmTextBytes === undefined ? {} : { warmTextBytes });
+  }
+
+  it('are kept without a search, and the first search finds what a search of the file finds', async () => {
+    const warmed = await fromDisk('warm.jsonl');
+    const cold = await fromDisk('cold.jsonl', 0);
+    await vi.waitFor(() => expect(warmed.keptTexts?.complete).toBe(true), { timeout: 10_000 });
+    expect(warmed.keptTexts!.bytes).toBeGreaterThan(0);
+    expect(cold.keptTexts?.held).toBe(0);
+    for (const search of SEARCHES) {
+      const query = { version: 1, filter: { search }, sort: null };
+      expect([...(await warmed.engine.query(query)).ids]).toEqual([...(await cold.engine.query(query)).ids]);
+    }
+    warmed.close();
+    cold.close();
+  });
+
+  it('a file over the limit is not read in until it is searched', async () => {
+    const session = await fromDisk('large.jsonl', example.length - 1);
+    // The warm-up would start a macrotask after opening: give it several, then look.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(session.keptTexts?.held).toBe(0);
+    await session.engine.query({ version: 1, filter: { search: { text: 'x', mode: 'plain' } }, sort: null });
+    expect(session.keptTexts?.complete).toBe(true);
+    session.close();
   });
 });
 
