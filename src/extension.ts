@@ -48,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const apiKey = (): string | undefined => apiKeys.current;
   const settings = new LiveSettings();
   const client = new AnalysisClient(context.asAbsolutePath('dist/analysisWorker.js'));
+  // Activated by a workspace that holds JSON Lines files, the worker is ready before the first is opened.
+  client.start();
   const environment = modelEnvironment(context, apiKey);
   const store = new AnalysisStore(client, scorerPlanner(environment), new SendGuard(apiKey));
   const notices = new ScorerNotices(store);

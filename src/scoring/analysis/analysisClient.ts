@@ -84,6 +84,15 @@ export class AnalysisClient {
     });
   }
 
+  /**
+   * Starts the worker thread now (its bundle loaded, its code compiled) rather than on the first
+   * analysis, so the first file opened does not wait for it. A failure to start is the first
+   * analysis's to report.
+   */
+  start(): void {
+    this.worker.start().catch(() => undefined);
+  }
+
   /** Called when a new worker replaced one that died or was stopped: analyses it held are gone. */
   onDidRestart(listener: () => void): { dispose(): void } {
     return this.worker.onDidRestart(listener);

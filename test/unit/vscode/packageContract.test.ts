@@ -88,8 +88,11 @@ describe('package.json matches the extension code', () => {
     for (const entry of manifest.contributes.menus.commandPalette) expect(declaredCommands).toContain(entry.command);
   });
 
-  it('activates on JSON Lines (and its own panels), not on every JSON file, not on startup', () => {
+  it('activates on JSON Lines (and its own panels) and in a workspace that holds them, not on every JSON file, not on every startup', () => {
     expect(manifest.activationEvents).toContain('onLanguage:jsonl');
+    // Its analysis worker then starts before the first rollout file is opened.
+    expect(manifest.activationEvents).toContain('workspaceContains:**/*.jsonl');
+    expect(manifest.activationEvents.filter((e) => e.startsWith('workspaceContains:'))).toEqual(['workspaceContains:**/*.jsonl']);
     expect(manifest.activationEvents).not.toContain('onLanguage:json');
     expect(manifest.activationEvents).not.toContain('*');
     expect(manifest.activationEvents).not.toContain('onStartupFinished');
