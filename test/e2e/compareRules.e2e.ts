@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from './codeServer';
-import { fitProblems, type FitProblem } from './fitCheck';
+import { settledProblems } from './settledFit';
 import { panelFrame } from './panelHarness';
 import { Workbench } from './workbench';
 
@@ -24,17 +24,6 @@ const file = readFileSync(join(repoRoot, 'test', 'fixtures', 'rules', 'two-group
 /** The group table's decision cells, in the order shown. */
 function decisions(frame: Frame): Promise<string[]> {
   return frame.locator('tr.rollout td.decision .reason').allInnerTexts();
-}
-
-async function settledProblems(frame: Frame): Promise<FitProblem[]> {
-  let problems: FitProblem[] = [];
-  await expect.poll(async () => {
-    const again = await frame.evaluate(fitProblems);
-    const isSame = JSON.stringify(again) === JSON.stringify(problems);
-    problems = again;
-    return isSame;
-  }, { timeout: 15_000, interval: 300 }).toBe(true);
-  return problems;
 }
 
 async function pick(frame: Frame, dropdown: string, option: string): Promise<void> {

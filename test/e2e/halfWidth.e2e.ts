@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from './codeServer';
-import { fitProblems, type FitProblem } from './fitCheck';
+import { settledProblems } from './settledFit';
 import { panelFrame } from './panelHarness';
 import { runFiles } from './runFixture';
 import { Workbench } from './workbench';
@@ -24,18 +24,6 @@ const verl = (() => {
 })();
 const rollouts = readFileSync(join(fixtures, 'e2e', 'rollouts.jsonl'), 'utf8');
 const later = readFileSync(join(fixtures, 'e2e', 'later.jsonl'), 'utf8');
-
-/** The problems on a panel's page once it has settled (fonts, KaTeX and late rows drawn). */
-async function settledProblems(frame: Frame): Promise<FitProblem[]> {
-  let problems: FitProblem[] = [];
-  await expect.poll(async () => {
-    const again = await frame.evaluate(fitProblems);
-    const isSame = JSON.stringify(again) === JSON.stringify(problems);
-    problems = again;
-    return isSame;
-  }, { timeout: 15_000, interval: 300 }).toBe(true);
-  return problems;
-}
 
 describe('every panel fits half of a 1,280-pixel window', () => {
   let workbench: Workbench;

@@ -210,30 +210,29 @@ function sendNext(requestId: number): void {
   post(next.value);
 }
 
-async function details(request: DetailsRequest): Promise<void> {
+/**
+ * Answers a request about a kept analysis with `answer(kept)`; a file not analysed (or forgotten)
+ * and a failure are each the request's `failed` reply.
+ */
+async function fromKept(request: { requestId: number; documentKey: string }, answer: (kept: KeptAnalysis) => Promise<WorkerToHost>): Promise<void> {
   const kept = analyses.get(request.documentKey);
   if (!kept) {
     post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
     return;
   }
   try {
-    post({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) });
+    post(await answer(kept));
   } catch (error) {
     post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
   }
 }
 
-async function heat(request: HeatRequest): Promise<void> {
-  const kept = analyses.get(request.documentKey);
-  if (!kept) {
-    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
-    return;
-  }
-  try {
-    post({ type: 'heat', requestId: request.requestId, answer: await fileHeat(kept, request.rolloutIds, request.withHot) });
-  } catch (error) {
-    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
-  }
+function details(request: DetailsRequest): Promise<void> {
+  return fromKept(request, async (kept) => ({ type: 'details', requestId: request.requestId, rollouts: await rolloutDetails(kept, request.rolloutIds) }));
+}
+
+function heat(request: HeatRequest): Promise<void> {
+  return fromKept(request, async (kept) => ({ type: 'heat', requestId: request.requestId, answer: await fileHeat(kept, request.rolloutIds, request.withHot) }));
 }
 
 async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Promise<void> {
@@ -248,17 +247,8 @@ async function explore(request: Extract<HostToWorker, { type: 'explore' }>): Pro
   }
 }
 
-async function labelKeys(request: LabelKeysRequest): Promise<void> {
-  const kept = analyses.get(request.documentKey);
-  if (!kept) {
-    post({ type: 'failed', requestId: request.requestId, message: 'the file has not been analysed', isCancelled: false });
-    return;
-  }
-  try {
-    post({ type: 'labelKeys', requestId: request.requestId, keys: await labelKeysOf(kept, request.rolloutIds) });
-  } catch (error) {
-    post({ type: 'failed', requestId: request.requestId, message: describe(error), isCancelled: false });
-  }
+function labelKeys(request: LabelKeysRequest): Promise<void> {
+  return fromKept(request, async (kept) => ({ type: 'labelKeys', requestId: request.requestId, keys: await labelKeysOf(kept, request.rolloutIds) }));
 }
 
 function describe(error: unknown): string {
